@@ -1,0 +1,59 @@
+"""The agent interface every bot implements, built-in or remote.
+
+The referee calls :meth:`Agent.act` with the acting seat's observation and the
+legal actions; the agent returns an action (an id, a value object, or its text).
+The other methods are notifications with no-op defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from arena.core.dealing import SeedStream
+from arena.core.state import Action, SeatIndex
+
+__all__ = ["Agent", "RandomAgent", "MatchInfo"]
+
+
+class MatchInfo(dict[str, Any]):
+    """What an agent learns when a match starts: ``game``, ``ruleset``, ``seat``,
+    ``num_players``, ``match_id`` and ``options`` (never the seed or deck)."""
+
+
+class Agent:
+    """Base class of every bot. Subclasses implement :meth:`act`."""
+
+    name: str = "agent"
+
+    def start_match(self, info: MatchInfo) -> None:
+        """A match starts with this agent at ``info['seat']``."""
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action | str:
+        """Choose an action; may return its canonical text instead."""
+        raise NotImplementedError
+
+    def action_refused(self, reason: str, retry_allowed: bool) -> None:
+        """The last action was refused; ``act`` is called again if ``retry_allowed``."""
+
+    def end_match(self, seat: SeatIndex, returns: Sequence[float]) -> None:
+        """The match is over; ``returns`` holds every seat's result."""
+
+    def close(self) -> None:
+        """Release resources (connections, processes)."""
+
+
+class RandomAgent(Agent):
+    """Uniform choice among the listed legal actions, from its own seeded stream."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self._seed = seed
+        self._rng = SeedStream(seed)
+
+    def start_match(self, info: MatchInfo) -> None:
+        self._rng = SeedStream(f"{self._seed}|{info.get('match_id', '')}|{info.get('seat', '')}")
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        return self._rng.choice(legal_actions)

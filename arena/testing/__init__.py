@@ -1,0 +1,1 @@
+"""Reusable test helpers: the conformance suite every registered game passes."""

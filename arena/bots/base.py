@@ -13,12 +13,35 @@ from typing import Any
 from arena.core.dealing import SeedStream
 from arena.core.state import Action, SeatIndex
 
-__all__ = ["Agent", "RandomAgent", "MatchInfo"]
+__all__ = ["Agent", "RandomAgent", "MatchInfo", "LegalActions", "DecisionTimeout", "AgentFailure"]
 
 
 class MatchInfo(dict[str, Any]):
     """What an agent learns when a match starts: ``game``, ``ruleset``, ``seat``,
-    ``num_players``, ``match_id`` and ``options`` (never the seed or deck)."""
+    ``num_players``, ``match_id``, ``options`` and ``deadline_ms`` (the time allowed
+    per decision). Never the seed or the deck."""
+
+
+class LegalActions(tuple[Action, ...]):
+    """The legal actions of one decision, with their canonical texts.
+
+    A plain tuple to built-in bots; remote agents also send :attr:`texts`.
+    """
+
+    texts: tuple[str, ...]
+
+    def __new__(cls, actions: Sequence[Action], texts: Sequence[str]) -> LegalActions:
+        self = super().__new__(cls, actions)
+        self.texts = tuple(texts)
+        return self
+
+
+class DecisionTimeout(Exception):
+    """Raised by an agent that got no answer before the decision's deadline."""
+
+
+class AgentFailure(Exception):
+    """Raised by an agent that cannot answer at all (disconnected, crashed)."""
 
 
 class Agent:

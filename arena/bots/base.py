@@ -7,7 +7,7 @@ The other methods are notifications with no-op defaults.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.core.dealing import SeedStream
@@ -25,15 +25,24 @@ class MatchInfo(dict[str, Any]):
 class LegalActions(tuple[Action, ...]):
     """The legal actions of one decision, with their canonical texts.
 
-    A plain tuple to built-in bots; remote agents also send :attr:`texts`.
+    A plain tuple to built-in bots; remote agents also send :attr:`texts`, which
+    are computed on first use when given as a function.
     """
 
-    texts: tuple[str, ...]
+    _texts: tuple[str, ...] | Callable[[Action], str]
 
-    def __new__(cls, actions: Sequence[Action], texts: Sequence[str]) -> LegalActions:
+    def __new__(cls, actions: Sequence[Action],
+                texts: Sequence[str] | Callable[[Action], str]) -> LegalActions:
         self = super().__new__(cls, actions)
-        self.texts = tuple(texts)
+        self._texts = texts if callable(texts) else tuple(texts)
         return self
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """Canonical text of each action, in the same order."""
+        if callable(self._texts):
+            self._texts = tuple(self._texts(a) for a in self)
+        return self._texts
 
 
 class DecisionTimeout(Exception):

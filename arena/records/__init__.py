@@ -1,0 +1,1 @@
+"""Records and file formats, kept apart from the engines: match records (JSON Lines), PBN."""

@@ -203,6 +203,14 @@ class Game(ABC):
         """Rows of a per-deal score sheet of a finished match (override)."""
         return []
 
+    def margin_points(self, margin: float) -> float:
+        """Convert a per-deal duplicate margin into the unit results are reported in.
+
+        The margin is the mean, over the rotations of one seeded deal, of the score
+        difference between two entrants. Default: unchanged (points); bridge: IMPs.
+        """
+        return margin
+
     def seat_name(self, seat: SeatIndex) -> str:
         """Display name of a seat."""
         return str(seat)

@@ -1,0 +1,180 @@
+"""The referee: plays one match between agents and writes its record.
+
+The referee drives the engine (``current_player`` -> ``observation`` -> the
+agent's ``act`` -> ``validate`` -> ``apply_action``) and adjudicates everything
+the rules do not cover. The engine only raises; the policy lives here.
+
+Illegal-action policy
+---------------------
+* An answer that cannot be read (:class:`InvalidActionError`) or that the rules
+  forbid (:class:`IllegalActionError`) is refused: the agent is told the precise
+  reason through ``action_refused(reason, retry_allowed)`` and asked again, at most
+  ``max_retries`` more times and only while the decision's deadline has not passed.
+* When no legal answer came (refusals exhausted, deadline passed, the agent raised
+  :class:`DecisionTimeout`, crashed or is gone) the referee applies the game's
+  ``default_action()`` (bridge: Pass in the auction, the lowest legal card in
+  play; each engine documents its own).
+* An agent that raised :class:`AgentFailure` is *absent* for the rest of the
+  match: it is not asked again and every one of its decisions is defaulted.
+* Every adjudicated decision is recorded as a :class:`~arena.records.record.Fault`
+  with its kind and reason; the match always runs to its end.
+
+Deadlines
+---------
+``deadline_ms`` is the time allowed per decision, retries included. Remote agents
+enforce it themselves (they raise :class:`DecisionTimeout`); an in-process agent
+cannot be interrupted, so an answer that arrives after the deadline is discarded
+as ``late`` and the default is applied.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from arena.bots.base import Agent, AgentFailure, DecisionTimeout, LegalActions, MatchInfo
+from arena.core.errors import IllegalActionError, InvalidActionError
+from arena.core.state import Action, Game, State
+from arena.records.record import ActionEntry, Fault, MatchRecord
+
+__all__ = ["MatchResult", "run_match", "DEFAULT_DEADLINE_MS", "DEFAULT_MAX_RETRIES"]
+
+DEFAULT_DEADLINE_MS = 10_000.0
+"""Default time per decision, in milliseconds."""
+DEFAULT_MAX_RETRIES = 2
+"""Default number of further attempts after a refused action."""
+
+
+@dataclass
+class MatchResult:
+    """The record of a match and its final state (the state is not serialized)."""
+
+    record: MatchRecord
+    state: State
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _resolve(state: State, answer: Any) -> Action:
+    """The agent's answer as an action: text is parsed, anything else validated as is."""
+    if isinstance(answer, str):
+        return state.string_to_action(answer)
+    return answer
+
+
+def run_match(game: Game, agents: Sequence[Agent], *, seed: int | str | None = None,
+              decks: Sequence[Sequence[str]] | None = None, init: dict[str, Any] | None = None,
+              match_id: str = "match", bot_names: Sequence[str] | None = None,
+              deadline_ms: float = DEFAULT_DEADLINE_MS, max_retries: int = DEFAULT_MAX_RETRIES,
+              tags: dict[str, Any] | None = None,
+              clock: Callable[[], float] = time.monotonic) -> MatchResult:
+    """Play one match to its end and return its record and final state.
+
+    :param agents: one agent per seat (the same object may sit at several seats).
+    :param seed: match seed; ``decks`` stacks realized shuffles instead (replays).
+    :param init: extra arguments of ``new_initial_state`` (bridge: ``board``).
+    :raises ValueError: if the number of agents does not match the seats.
+    """
+    n = game.num_players
+    if len(agents) != n:
+        raise ValueError(f"{game.name} needs {n} agents, got {len(agents)}")
+    names = list(bot_names) if bot_names is not None else [getattr(a, "name", "agent") for a in agents]
+    init = dict(init or {})
+    state = game.new_initial_state(seed=seed, decks=decks, **init)
+    record = MatchRecord(match_id=match_id, game=game.name, ruleset=game.ruleset, preset=game.preset,
+                         options=dict(game.options), init=init, seed=seed, decks=[], seats=names,
+                         tags=dict(tags or {}), started_at=_now())
+    absent: set[int] = set()
+    for seat, agent in enumerate(agents):
+        info = MatchInfo(game=game.name, ruleset=game.ruleset, seat=seat, num_players=n,
+                         match_id=match_id, options=dict(game.options), deadline_ms=deadline_ms)
+        try:
+            agent.start_match(info)
+        except Exception as exc:  # noqa: BLE001 - any agent failure is adjudicated
+            absent.add(seat)
+            record.faults.append(Fault(seat, 0, "crash", f"start_match failed: {exc}"))
+    limit = deadline_ms / 1000.0
+    while not state.is_terminal():
+        seat = state.current_player()
+        step = len(record.actions)
+        action, ms, defaulted = _decide(state, agents[seat], seat, step, absent, record,
+                                        limit, max_retries, clock)
+        entry = ActionEntry(seat=seat, action=state.action_to_string(action),
+                            id=action if type(action) is int else None,
+                            ms=round(ms, 3), default=defaulted)
+        state.apply_action(action)
+        record.actions.append(entry)
+    record.returns = [float(r) for r in state.returns()]
+    record.terminal = True
+    record.decks = [list(d) for d in state.dealer.realized]
+    record.finished_at = _now()
+    for seat, agent in enumerate(agents):
+        if seat in absent:
+            continue
+        try:
+            agent.end_match(seat, record.returns)
+        except Exception:  # noqa: BLE001 - the result stands whatever the agent does
+            pass
+    return MatchResult(record, state)
+
+
+def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
+            record: MatchRecord, limit: float, max_retries: int,
+            clock: Callable[[], float]) -> tuple[Action, float, bool]:
+    """One decision: (action, thinking ms, whether the default was applied)."""
+    if seat in absent:
+        record.faults.append(Fault(seat, step, "absent", "agent is gone; default applied"))
+        return state.default_action(), 0.0, True
+    obs = state.observation(seat)
+    legal = LegalActions(state.legal_actions(), state.action_to_string)
+    start = clock()
+    refusals = 0
+    while True:
+        try:
+            answer = agent.act(obs, legal)
+        except DecisionTimeout as exc:
+            record.faults.append(Fault(seat, step, "timeout", str(exc) or "no answer before the deadline"))
+            break
+        except AgentFailure as exc:
+            absent.add(seat)
+            record.faults.append(Fault(seat, step, "crash", str(exc) or "agent failed"))
+            break
+        except Exception as exc:  # noqa: BLE001 - a buggy bot must not stop the match
+            record.faults.append(Fault(seat, step, "exception", f"{type(exc).__name__}: {exc}"))
+            break
+        elapsed = clock() - start
+        if elapsed > limit:
+            record.faults.append(Fault(seat, step, "late",
+                                       f"answered after {elapsed * 1000:.0f} ms; deadline "
+                                       f"{limit * 1000:.0f} ms", _short(answer)))
+            break
+        try:
+            action = _resolve(state, answer)
+            state.validate(action)
+        except (InvalidActionError, IllegalActionError) as exc:
+            kind = "illegal" if isinstance(exc, IllegalActionError) else "invalid"
+            reason = exc.reason
+        except Exception as exc:  # noqa: BLE001 - e.g. an unhashable or odd answer
+            kind, reason = "invalid", f"unusable answer: {type(exc).__name__}: {exc}"
+        else:
+            return action, elapsed * 1000.0, False
+        refusals += 1
+        retry = refusals <= max_retries and clock() - start < limit
+        record.faults.append(Fault(seat, step, kind, reason, _short(answer)))
+        try:
+            agent.action_refused(reason, retry)
+        except Exception:  # noqa: BLE001 - a failing notification ends the retries
+            retry = False
+        if not retry:
+            break
+    return state.default_action(), (clock() - start) * 1000.0, True

@@ -224,8 +224,11 @@ def compare_bots(game: Game, bots: Sequence[str], *, deals: int, seed: int = 0, 
     for b in set(bots):
         make_bot(game.name, b)  # fail early on an unknown name
     results: list[DealResult] = []
+    faults = 0
 
     def done(res: DealResult) -> None:
+        nonlocal faults
+        faults += sum(len(m.record.faults) for m in res.matches)
         if not keep_matches:
             res.matches = []
         results.append(res)
@@ -251,5 +254,4 @@ def compare_bots(game: Game, bots: Sequence[str], *, deals: int, seed: int = 0, 
     if k == 2:
         margin = mean_interval([r.margin for r in results if r.margin is not None])
         points = mean_interval([r.points for r in results if r.points is not None])
-    faults = sum(len(m.record.faults) for r in results for m in r.matches)
     return Comparison(game.name, game.ruleset, deals, rotations, entrants, margin, points, faults, results)

@@ -21,6 +21,7 @@ __all__ = ["GAME_MODULES", "get_game", "get_game_class", "list_games"]
 
 GAME_MODULES: dict[str, str] = {
     "bridge": "arena.games.bridge",
+    "calypso": "arena.games.calypso",
 }
 """Registered games: name -> package exporting ``GAME``."""
 

@@ -1,0 +1,89 @@
+"""Build step: generate the Python gRPC code from ``proto/`` (CONVENTIONS rule 10).
+
+Everything else about the package is in ``pyproject.toml``; this file only adds
+a ``build_py`` step (the Feast pattern) that runs ``grpc_tools.protoc`` over
+every ``proto/arena/<api>/v1/*.proto`` into ``arena/<api>/v1/`` before the
+modules are collected. ``pip install .``, ``pip wheel .`` and editable installs
+(``pip install -e .``, which also runs ``build_py``) all regenerate, so the
+generated ``*_pb2.py``, ``*_pb2.pyi`` and ``*_pb2_grpc.py`` (gitignored) always
+match ``proto/``. grpcio-tools is pinned in ``[build-system] requires``.
+
+By hand (same code, no install): ``python setup.py build_py``, or
+``python -c "import runpy; runpy.run_path('setup.py', run_name='codegen')['generate_protos']()"``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+PROTO_ROOT = ROOT / "proto"
+GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
+
+
+def proto_files(proto_root: Path = PROTO_ROOT) -> list[Path]:
+    """Every ``.proto`` under ``proto_root/arena``, sorted."""
+    return sorted((proto_root / "arena").rglob("*.proto"))
+
+
+def generate_protos(out_root: Path = ROOT, proto_root: Path = PROTO_ROOT) -> list[Path]:
+    """Generate Python modules for every proto into ``out_root`` (mirroring packages).
+
+    Stale generated files in the target directories are removed first, so a
+    deleted or renamed ``.proto`` leaves nothing behind. Returns the written files.
+
+    :raises RuntimeError: if protoc reports an error.
+    """
+    import grpc_tools
+    from grpc_tools import protoc
+
+    files = proto_files(proto_root)
+    if not files:
+        raise RuntimeError(f"no .proto files under {proto_root}")
+    out_dirs = {out_root / f.parent.relative_to(proto_root) for f in files}
+    for d in out_dirs:
+        d.mkdir(parents=True, exist_ok=True)
+        for old in d.iterdir():
+            if old.name.endswith(GENERATED_SUFFIXES):
+                old.unlink()
+    well_known = Path(grpc_tools.__file__).parent / "_proto"
+    args = [
+        "grpc_tools.protoc",
+        f"-I{proto_root}",
+        f"-I{well_known}",
+        f"--python_out={out_root}",
+        f"--pyi_out={out_root}",
+        f"--grpc_python_out={out_root}",
+        *(str(f.relative_to(proto_root)) for f in files),
+    ]
+    cwd = os.getcwd()
+    try:  # protoc resolves the relative file names against the include path
+        os.chdir(proto_root)
+        code = protoc.main(args)
+    finally:
+        os.chdir(cwd)
+    if code != 0:
+        raise RuntimeError(f"protoc failed with exit code {code}: {' '.join(args)}")
+    return sorted(p for d in out_dirs for p in d.iterdir() if p.name.endswith(GENERATED_SUFFIXES))
+
+
+if __name__ == "__main__":
+    from setuptools import setup
+    from setuptools.command.build_py import build_py
+
+    class BuildPyWithProtos(build_py):
+        """``build_py`` that first generates the gRPC modules into the source tree."""
+
+        def run(self) -> None:
+            generated = generate_protos()
+            super().run()
+            if not getattr(self, "editable_mode", False):  # ship the stubs in wheels
+                for path in generated:
+                    if path.suffix == ".pyi":
+                        target = Path(self.build_lib) / path.relative_to(ROOT)
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copyfile(path, target)
+
+    setup(cmdclass={"build_py": BuildPyWithProtos})

@@ -1,0 +1,214 @@
+"""The ``arena`` command line (typer + rich).
+
+Commands
+--------
+``arena games``
+    Registered games with their presets and built-in bots.
+``arena play GAME --bots A,B [--games N] [--seed S] ...``
+    A duplicate match between built-in bots on seeded deals, seats rotated, with a
+    progress bar, a summary per deal and the totals with 95% intervals
+    (bridge: a two-room team match scored in IMPs; ``--boards`` is ``--games``).
+    ``--json`` prints the machine-readable result instead; ``--records FILE``
+    writes every match record (JSON Lines); ``--pbn FILE`` writes bridge boards.
+``arena replay FILE``
+    Replays every record of a JSON Lines file through the engine and says whether
+    each verifies (exit status 1 if any does not).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from arena.bots import list_bots
+from arena.games import get_game, get_game_class, list_games
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Bot arena for card games: play, replay and rate bots.")
+console = Console()
+err = Console(stderr=True)
+
+
+def _parse_options(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise typer.BadParameter(f"option {item!r} must look like key=value")
+        key, value = item.split("=", 1)
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
+
+
+@app.command("games")
+def games_cmd() -> None:
+    """List registered games, their presets and built-in bots."""
+    table = Table("game", "presets", "bots", "ruleset")
+    for name in list_games():
+        cls = get_game_class(name)
+        table.add_row(name, ", ".join(cls.presets), ", ".join(list_bots(name)), get_game(name).ruleset)
+    console.print(table)
+
+
+@app.command("play")
+def play_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME", help="bridge, canasta, calypso, rummy, auction"),
+    bots: str = typer.Option("heuristic,random", "--bots", "-b",
+                             help="Comma-separated built-in bots, one per entrant."),
+    games: Optional[int] = typer.Option(None, "--games", "-n", help="Number of seeded deals (matches)."),
+    boards: Optional[int] = typer.Option(None, "--boards", help="Bridge: number of boards (same as --games)."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Event seed; every deal derives from it."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Seats, for games that vary."),
+    preset: Optional[str] = typer.Option(None, "--preset", help="Named rule preset."),
+    option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Local worker processes."),
+    deadline_ms: float = typer.Option(10_000.0, "--deadline-ms", help="Time per decision."),
+    records: Optional[Path] = typer.Option(None, "--records", help="Write match records (JSON Lines)."),
+    pbn: Optional[Path] = typer.Option(None, "--pbn", help="Bridge: write the played boards as PBN."),
+    as_json: bool = typer.Option(False, "--json", help="Print a machine-readable result."),
+    details: Optional[bool] = typer.Option(None, "--details/--no-details",
+                                           help="Per-deal lines and score sheets (default: on up to 20 deals)."),
+) -> None:
+    """Play a duplicate match between built-in bots and report the result."""
+    from arena.match.evaluate import DealResult, compare_bots
+    from arena.records import record as rec
+
+    count = boards if boards is not None else games if games is not None else 10
+    opts = _parse_options(option)
+    if players is not None:
+        opts["players"] = players
+    if preset is not None:
+        opts["preset"] = preset
+    try:
+        game = get_game(game_name, **opts)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if pbn is not None and game_name != "bridge":
+        raise typer.BadParameter("--pbn is for bridge only")
+    show = details if details is not None else count <= 20
+    keep = bool(records or pbn or (show and jobs <= 1))
+    lines: list[str] = []
+    record_file = records.open("w", encoding="utf-8") if records else None
+
+    def on_deal(res: DealResult) -> None:
+        for m in res.matches:
+            if record_file:
+                record_file.write(rec.dumps(m.record) + "\n")
+        if show and not as_json:
+            lines.append(_deal_line(game, res))
+        progress.advance(task)
+
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err, disable=as_json or not err.is_terminal) as progress:
+        task = progress.add_task(f"{game.ruleset} {' vs '.join(names)}", total=count)
+        try:
+            result = compare_bots(game, names, deals=count, seed=seed, jobs=jobs, tag=f"play-{seed}",
+                                  deadline_ms=deadline_ms, keep_matches=keep, progress=on_deal)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        finally:
+            if record_file:
+                record_file.close()
+    if pbn is not None:
+        from arena.records import pbn as pbn_format
+
+        states = [m.state for r in result.results for m in r.matches if m.state is not None]
+        pbn.write_text(pbn_format.dumps(states), encoding="utf-8")
+    if as_json:
+        console.print_json(json.dumps(result.to_dict()))
+        return
+    for line in lines:
+        console.print(line, highlight=False)
+    if show:
+        for r in result.results:
+            for m in r.matches:
+                if m.state is not None:
+                    _print_sheet(game, m)
+    _print_summary(game, result)
+
+
+def _deal_line(game: Any, res: Any) -> str:
+    parts = []
+    for m in res.matches:
+        if m.state is not None:
+            parts.append(game.describe(m.state))
+    head = f"deal {res.deal + 1}: " if len(parts) != 1 else f"deal {res.deal + 1}: "
+    tail = ""
+    if res.margin is not None:
+        tail = f"  => margin {res.margin:+g}" + (f" ({res.points:+g})" if res.points != res.margin else "")
+    return head + " | ".join(parts) + tail
+
+
+def _print_sheet(game: Any, match: Any) -> None:
+    rows = game.score_sheet(match.state)
+    if not rows:
+        return
+    table = Table(*rows[0].keys(), title=f"{match.record.match_id} ({', '.join(match.record.seats)})")
+    for row in rows:
+        table.add_row(*(str(v) for v in row.values()))
+    console.print(table)
+
+
+def _print_summary(game: Any, result: Any) -> None:
+    table = Table("entrant", "units", "mean score / match", "win rate", "fair share",
+                  title=f"{result.ruleset}: {result.deals} deals x {result.rotations} rotations")
+    for e in result.entrants:
+        table.add_row(e.name, str(e.units), f"{e.score.mean:.2f} +/- {e.score.half_width:.2f}",
+                      f"{e.win_rate.mean:.3f} +/- {e.win_rate.half_width:.3f}", f"{e.expected_win_rate:.3f}")
+    console.print(table)
+    if result.margin is not None:
+        a, b = result.entrants[0].name, result.entrants[1].name
+        console.print(f"margin per deal ({a} - {b}): {result.margin}", highlight=False)
+        if result.points is not None and result.game == "bridge":
+            total = result.points.mean * result.points.n
+            console.print(f"IMPs per board ({a} - {b}): {result.points}", highlight=False)
+            console.print(f"IMP total: {a} {total:+.0f}", highlight=False)
+    console.print(f"faults: {result.faults}", highlight=False)
+
+
+@app.command("replay")
+def replay_cmd(path: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSON Lines records."),
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="Print failures only.")) -> None:
+    """Replay match records through the engine and verify them."""
+    from arena.core.errors import DecodeError
+    from arena.match.replay import verify_record
+    from arena.records.record import read_records
+
+    errors: list[DecodeError] = []
+    ok = bad = 0
+    with path.open(encoding="utf-8") as fp:
+        for record in read_records(fp, errors):
+            v = verify_record(record)
+            if v.ok:
+                ok += 1
+                if not quiet:
+                    console.print(f"{record.match_id}: verified ({record.ruleset}, "
+                                  f"{len(record.actions)} actions)", highlight=False)
+            else:
+                bad += 1
+                console.print(f"[red]{record.match_id}: FAILED[/red] {v.reason}", highlight=False)
+    for e in errors:
+        bad += 1
+        console.print(f"[red]{path}:{e.lineno}: unreadable record[/red] {e.reason}", highlight=False)
+    console.print(f"{ok} verified, {bad} failed", highlight=False)
+    if bad:
+        raise typer.Exit(1)
+
+
+def main() -> None:
+    """Entry point of the ``arena`` console script."""
+    app()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

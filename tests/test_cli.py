@@ -1,0 +1,51 @@
+"""The command line, end to end in process (toy game; games add their own CLI tests)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from arena.cli import app
+
+runner = CliRunner()
+
+
+def test_play_prints_summary_and_writes_records(toy_registered: str, tmp_path: Path) -> None:
+    out = tmp_path / "records.jsonl"
+    res = runner.invoke(app, ["play", toy_registered, "--bots", "random,random", "--games", "4",
+                              "--seed", "2", "--records", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "deal 1:" in res.output and "margin per deal" in res.output and "faults: 0" in res.output
+    assert len(out.read_text().splitlines()) == 8  # 4 deals x 2 rotations
+
+    res = runner.invoke(app, ["replay", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "8 verified, 0 failed" in res.output
+
+    lines = out.read_text().splitlines()
+    record = json.loads(lines[0])
+    record["returns"] = [9.0, -9.0]
+    lines[0] = json.dumps(record)
+    lines.append("garbage")
+    out.write_text("\n".join(lines) + "\n")
+    res = runner.invoke(app, ["replay", str(out), "-q"])
+    assert res.exit_code == 1
+    assert "7 verified, 2 failed" in res.output and "unreadable record" in res.output
+
+
+def test_play_json(toy_registered: str) -> None:
+    res = runner.invoke(app, ["play", toy_registered, "--bots", "random,random", "-n", "3", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["deals"] == 3 and data["rotations"] == 2 and len(data["per_deal"]) == 3
+
+
+def test_bad_input_is_a_clear_error(toy_registered: str) -> None:
+    res = runner.invoke(app, ["play", "nosuchgame"])
+    assert res.exit_code != 0 and "unknown game" in res.output
+    res = runner.invoke(app, ["play", toy_registered, "--bots", "random,nosuchbot"])
+    assert res.exit_code != 0 and "unknown bot" in res.output
+    res = runner.invoke(app, ["play", toy_registered, "--option", "colour=red"])
+    assert res.exit_code != 0 and "unknown option" in res.output

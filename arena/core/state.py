@@ -18,7 +18,10 @@ Randomness
     Engines own no generator. Every shuffle goes through the state's
     :class:`~arena.core.dealing.Dealer`, created from ``seed`` or from stacked
     decks (``deck=`` for the first shuffle, ``decks=`` for several). The realized
-    decks are kept, so a serialized state replays without the seed.
+    decks are kept, so a serialized state replays without the seed. There are no
+    chance nodes: ``is_chance_node()`` is always ``False`` (kept for callers
+    written against OpenSpiel); a whole shuffle is one draw from the dealer, which
+    is what lets a duplicate deal be replayed exactly and stacked from a file.
 
 Hidden information
     ``observation(seat)`` returns a frozen dataclass with exactly what that seat
@@ -283,6 +286,10 @@ class State(ABC):
         """
 
     # -- base-class machinery ----------------------------------------------
+    def is_chance_node(self) -> bool:
+        """Always ``False``: shuffles come from the dealer, not from chance actions."""
+        return False
+
     def legal_actions(self) -> list[Action]:
         """Legal actions of the current player (empty at terminal states)."""
         cache = self._legal_cache

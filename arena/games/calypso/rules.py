@@ -6,8 +6,8 @@ Cards here are card indexes 0..51 (``suit * 13 + rank``, suits C D H S, ranks
 ``tests/games/calypso/``.
 
 >>> from arena.core.cards import card_index as ci
->>> trick_winner(1, [ci('9S'), ci('KS'), ci('9S'), ci('AS')])  # rules 5.2 example 1
-3
+>>> trick_winner(1, [ci('9S'), ci('KS'), ci('9S'), ci('AS')])  # rules 5.2 example 1: N wins
+0
 """
 
 from __future__ import annotations

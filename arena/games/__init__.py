@@ -22,6 +22,7 @@ __all__ = ["GAME_MODULES", "get_game", "get_game_class", "list_games"]
 GAME_MODULES: dict[str, str] = {
     "bridge": "arena.games.bridge",
     "calypso": "arena.games.calypso",
+    "canasta": "arena.games.canasta",
 }
 """Registered games: name -> package exporting ``GAME``."""
 

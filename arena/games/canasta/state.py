@@ -1,0 +1,857 @@
+"""The canasta state: dealing, the turn, validation, enumeration, hand end.
+
+See the package docstring (:mod:`arena.games.canasta`) for the rules summary,
+the action text forms, the observation layout and the rule decisions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from arena.core.cards import sort_cards, standard_deck
+from arena.core.dealing import Dealer
+from arena.core.errors import IllegalActionError, InvalidActionError
+from arena.core.state import TERMINAL, Action, Observation, State
+
+from arena.games.canasta.actions import DECLINE, DRAW, CanastaAction, Group
+from arena.games.canasta.rules import (CANASTA_REQUIRED, KEY_ORDER, NATURAL_RANKS, Rules, card_value,
+                                       is_black3, is_natural, is_red3, is_wild, opening_table_value,
+                                       rank_value)
+from arena.games.canasta.scoring import HandScore, is_canasta, score_side
+
+if TYPE_CHECKING:
+    from arena.games.canasta.game import CanastaGame
+
+__all__ = ["CanastaState", "CanastaObservation", "Phase"]
+
+
+class Phase(str, Enum):
+    """Whose decision and what kind (rules section 6)."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class CanastaObservation(Observation):
+    """What one seat may see (rules section 15). Per-side tuples are indexed by side."""
+
+    seat: int
+    """The observing seat."""
+    side: int
+    """The observing seat's side."""
+    seat_sides: tuple[int, ...]
+    """Side of every seat."""
+    hand_number: int
+    """Hands completed before the current one (0-based index of the current hand)."""
+    dealer: int
+    current_player: int
+    """Seat to act, or -4 when the match is over."""
+    phase: str
+    """``draw``, ``play`` or ``over``."""
+    hand: tuple[str, ...]
+    """Own hand in canonical order."""
+    hand_sizes: tuple[int, ...]
+    """Cards held by every seat."""
+    melds: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]
+    """Per side: ``(key, cards)`` in key order."""
+    red_threes: tuple[tuple[str, ...], ...]
+    """Per side: placed red threes."""
+    pile: tuple[str, ...]
+    """Discard pile, bottom first (top card last)."""
+    pile_top: str
+    """Top card of the pile, ``""`` if empty."""
+    pile_size: int
+    pile_frozen: bool
+    """The pile itself is frozen (a wild card, or a red-three upcard when that freezes)."""
+    black3_block_seat: int
+    """With ``black3_block=full_round``: the seat whose black three blocks the pile, else -1."""
+    stock_size: int
+    last_take: bool
+    """Hungarian exhaustion: this turn is the one last optional pickup."""
+    scores: tuple[int, ...]
+    """Cumulative score per side (before the current hand)."""
+    requirements: tuple[int, ...]
+    """Opening minimum per side for this hand; -1 means a canasta is required."""
+    opened: tuple[bool, ...]
+    """Per side: has opened this hand."""
+    melded: tuple[bool, ...]
+    """Per seat: has made a MELD action or a pickup this hand."""
+    hand_scores: tuple[tuple[int, ...], ...]
+    """Per finished hand, the hand score of every side."""
+    last_hand_hands: tuple[tuple[str, ...], ...]
+    """Per seat, the cards left in hand at the end of the previous hand (revealed for scoring)."""
+
+
+def _wild_ok(rules: Rules, nat: int, wild: int) -> bool:
+    return wild <= 3 and (not rules.ratio or wild <= nat)
+
+
+class CanastaState(State):
+    """One canasta match (a game to the target, or ``deals`` hands)."""
+
+    game: CanastaGame
+
+    def __init__(self, game: CanastaGame, dealer: Dealer, first_dealer: int | None = None,
+                 start_scores: Any = None) -> None:
+        init: dict[str, Any] = {}
+        if first_dealer is not None:
+            init["first_dealer"] = first_dealer
+        if start_scores is not None:
+            init["start_scores"] = list(start_scores)
+        super().__init__(game, dealer, init)
+        r = self.rules = game.rules
+        self.n = r.players
+        self.side_of = r.side_of
+        self.nsides = r.num_sides
+        fd = r.first_dealer if first_dealer is None else int(first_dealer)
+        if not 0 <= fd < self.n:
+            raise ValueError(f"first_dealer must be a seat 0..{self.n - 1}")
+        self.first_dealer = fd
+        self.scores = [0] * self.nsides
+        if start_scores is not None:
+            if len(start_scores) != self.nsides:
+                raise ValueError(f"start_scores needs {self.nsides} entries (one per side)")
+            self.scores = [int(x) for x in start_scores]
+        self.hand_scores: list[tuple[int, ...]] = []
+        self.hand_details: list[dict[str, Any]] = []
+        self.hand_number = 0
+        self.over = False
+        self.hidden_done: list[tuple[int, int]] = []
+        self.revealed: tuple[tuple[str, ...], ...] = ()
+        self._canonical = standard_deck(r.packs, r.jokers)
+        self._deal()
+
+    # ------------------------------------------------------------------ deal
+    def _deal(self) -> None:
+        r = self.rules
+        n = self.n
+        self.dealer_seat = (self.first_dealer + self.hand_number) % n
+        self.shuffle_idx = len(self.dealer.realized)
+        deck = self.deck = self.dealer.shuffle(self._canonical)
+        self.hands: list[Counter[str]] = [Counter() for _ in range(n)]
+        self.private: list[list[int]] = [[] for _ in range(n)]
+        first = (self.dealer_seat + 1) % n
+        for i in range(n * r.hand_size):
+            s = (first + i) % n
+            self.hands[s][deck[i]] += 1
+            self.private[s].append(i)
+        self.stock_pos = n * r.hand_size
+        self.pile: list[str] = []
+        self.pile_wild = 0
+        self.pile_red3 = 0
+        self.melds: list[dict[str, list[str]]] = [{} for _ in range(self.nsides)]
+        self.concealed_melds: list[set[str]] = [set() for _ in range(self.nsides)]
+        self.red3: list[list[str]] = [[] for _ in range(self.nsides)]
+        self.opened = [False] * self.nsides
+        self.requirement = [opening_table_value(r.opening_table, s) for s in self.scores]
+        self.has_melded = [False] * n
+        self.first_turn_done = [False] * n
+        self.black3_blocker = -1
+        self.last_take_turn = False
+        self.decline_allowed = False
+        self.forced_take = False
+        self.hand_active = True
+        self.phase = Phase.DRAW
+        self.current = first
+        self.melded_before_turn = False
+        self.start_keys: frozenset[str] = frozenset()
+        self._start_sizes: dict[str, int] = {}
+        # Upcards (section 4.4).
+        while self.stock_pos < len(deck):
+            c = deck[self.stock_pos]
+            self.stock_pos += 1
+            self._to_pile(c)
+            if is_natural(c):
+                break
+        if not r.first_turn_red3:
+            for k in range(n):
+                s = (first + k) % n
+                if self._place_dealt_red3(s):
+                    return
+        self._start_turn(first)
+
+    def _to_pile(self, c: str) -> None:
+        self.pile.append(c)
+        if is_wild(c):
+            self.pile_wild += 1
+        elif is_red3(c):
+            self.pile_red3 += 1
+
+    def _reveal(self, seat: int, card: str) -> None:
+        """A card of ``seat`` became public: forget one private position holding it."""
+        priv = self.private[seat]
+        deck = self.deck
+        for i, p in enumerate(priv):
+            if deck[p] == card:
+                del priv[i]
+                return
+
+    def _draw_one(self, seat: int) -> str:
+        c = self.deck[self.stock_pos]
+        self.stock_pos += 1
+        if not is_red3(c):
+            self.hands[seat][c] += 1
+            self.private[seat].append(self.stock_pos - 1)
+        else:
+            self.red3[self.side_of[seat]].append(c)
+        return c
+
+    def _place_dealt_red3(self, seat: int) -> bool:
+        """Place the red threes in ``seat``'s hand with replacements; True if the hand ended."""
+        hand = self.hands[seat]
+        side = self.side_of[seat]
+        need = 0
+        for c in ("3D", "3H"):
+            k = hand.get(c, 0)
+            if k:
+                del hand[c]
+                for _ in range(k):
+                    self._reveal(seat, c)
+                    self.red3[side].append(c)
+                need += k
+        while need and self.stock_pos < len(self.deck):
+            c = self._draw_one(seat)
+            if not is_red3(c):
+                need -= 1
+            elif self.stock_pos == len(self.deck):
+                self._end_hand(-1, False)
+                return True
+        return False
+
+    # ------------------------------------------------------------------ turns
+    def _start_turn(self, seat: int) -> None:
+        r = self.rules
+        self.current = seat
+        self.phase = Phase.DRAW
+        if self.black3_blocker == seat:
+            self.black3_blocker = -1
+        self.melded_before_turn = self.has_melded[seat]
+        melds = self.melds[self.side_of[seat]]
+        self.start_keys = frozenset(melds)
+        self._start_sizes = {k: len(v) for k, v in melds.items()}
+        self.decline_allowed = False
+        self.forced_take = False
+        if not self.first_turn_done[seat]:
+            self.first_turn_done[seat] = True
+            if r.first_turn_red3 and self._place_dealt_red3(seat):
+                return
+        if self.stock_pos < len(self.deck):
+            return
+        # Stock exhausted (section 11).
+        if r.last_take:
+            if self.last_take_turn:  # the last take is over (cannot happen: handled at turn end)
+                self._end_hand(-1, False)
+                return
+            self.last_take_turn = True
+        takes = self._take_candidates()
+        if not takes:
+            self._end_hand(-1, False)
+            return
+        side = self.side_of[seat]
+        if (not r.last_take and not self._frozen_for(side) and self.pile[-1][0] in self.melds[side]):
+            self.forced_take = True
+        else:
+            self.decline_allowed = True
+
+    def _end_turn(self) -> None:
+        if self.last_take_turn:
+            self._end_hand(-1, False)
+            return
+        self._start_turn((self.current + 1) % self.n)
+
+    def _frozen(self) -> bool:
+        return self.pile_wild > 0 or (self.rules.red3_upcard_freezes and self.pile_red3 > 0)
+
+    def _frozen_for(self, side: int) -> bool:
+        return self._frozen() or not self.opened[side]
+
+    def _canastas(self, side: int) -> int:
+        return sum(1 for k, c in self.melds[side].items() if is_canasta(k, c))
+
+    # ------------------------------------------------------------------ protocol
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else self.current
+
+    def is_terminal(self) -> bool:
+        return self.over or len(self.history) >= self.rules.max_actions
+
+    def returns(self) -> list[float]:
+        sc = self.scores
+        ns = self.nsides
+        if ns < 2:
+            return [0.0] * self.n
+        side_ret = [(sum(1 for o in sc if o < s) - sum(1 for o in sc if o > s)) / (ns - 1) for s in sc]
+        return [side_ret[self.side_of[seat]] for seat in range(self.n)]
+
+    def action_to_string(self, action: Action) -> str:
+        return str(action)
+
+    def string_to_action(self, text: str) -> Action:
+        return CanastaAction.parse(text)
+
+    def validate(self, action: Action) -> None:
+        if not isinstance(action, CanastaAction):
+            raise InvalidActionError(f"a canasta action must be a CanastaAction, got {action!r}")
+        problem = self.problem(action)
+        if problem is not None:
+            raise IllegalActionError(problem)
+
+    def illegal_reason(self, action: Action) -> str:
+        if not isinstance(action, CanastaAction):
+            return f"{action!r} is not a canasta action"
+        return self.problem(action) or f"{action} is legal"
+
+    def default_action(self) -> Action:
+        """Section 16: draw / decline / take onto the own meld / discard the first card."""
+        if self.phase is Phase.DRAW:
+            if self.stock_pos < len(self.deck):
+                return DRAW
+            if self.decline_allowed:
+                return DECLINE
+            top = self.pile[-1][0]
+            plain = CanastaAction("take", ((top, ()),))
+            if self.problem(plain) is None:
+                return plain
+            return self.legal_actions()[0]
+        return CanastaAction.discard(sort_cards(self.hands[self.current].elements())[0])
+
+    # ------------------------------------------------------------------ validation
+    def problem(self, a: CanastaAction) -> str | None:
+        """Why ``a`` is illegal now, or ``None`` if it is legal."""
+        if self.is_terminal():
+            return "the match is over"
+        seat = self.current
+        stock_left = self.stock_pos < len(self.deck)
+        if self.phase is Phase.DRAW:
+            if a.kind == "draw":
+                if a.groups or a.card:
+                    return "draw takes no cards"
+                if not stock_left:
+                    return "the stock is empty (rule 11)"
+                return None
+            if a.kind == "decline":
+                if a.groups or a.card:
+                    return "decline takes no cards"
+                if stock_left:
+                    return "decline exists only when the stock is exhausted (rule 11); draw or take the pile"
+                if not self.decline_allowed:
+                    return ("you must take the pile: the stock is empty, the pile is not frozen for your side "
+                            "and your side has a meld of its top card's rank (rule 11.2)")
+                return None
+            if a.kind == "take":
+                return self._group_problem(seat, a.groups, take=True)
+            return f"{a.kind} is not allowed in the draw phase: draw from the stock or take the pile first (rule 6.2)"
+        # PLAY phase
+        if a.kind == "meld":
+            if not a.groups:
+                return "a meld needs at least one group (rule 7.6)"
+            return self._group_problem(seat, a.groups, take=False)
+        if a.kind == "discard":
+            hand = self.hands[seat]
+            if hand.get(a.card, 0) < 1:
+                return f"{a.card} is not in your hand"
+            if is_red3(a.card):
+                return "a red three is never discarded (rule 2)"
+            if sum(hand.values()) == 1 and self._canastas(self.side_of[seat]) < self.rules.canastas_to_go_out:
+                return (f"going out needs {self.rules.canastas_to_go_out} canasta(s) for your side (rule 10)")
+            return None
+        return f"{a.kind} is not allowed in the play phase: meld or discard (rule 6.3)"
+
+    def _group_problem(self, seat: int, groups: tuple[Group, ...], take: bool) -> str | None:
+        r = self.rules
+        side = self.side_of[seat]
+        hand = self.hands[seat]
+        melds = self.melds[side]
+        keys = [k for k, _ in groups]
+        if len(set(keys)) != len(keys):
+            return "a key may appear only once in one action (rule 7.6)"
+        top = ""
+        top_rank = ""
+        if take:
+            if not self.pile:
+                return "the pile is empty (rule 9.1)"
+            top = self.pile[-1]
+            if not is_natural(top):
+                kind = "a wild card" if is_wild(top) else "a three"
+                return f"the top card {top} is {kind}; the pile cannot be taken (rule 9.1)"
+            if self.black3_blocker >= 0:
+                return (f"seat {self.black3_blocker} discarded a black three: nobody may take the pile "
+                        f"until that seat's next turn (rule 9.1, full_round)")
+            top_rank = top[0]
+            if top_rank not in keys:
+                return f"taking the pile needs a group of the top card's rank {top_rank} (rule 9.3)"
+        used: Counter[str] = Counter()
+        for key, cards in groups:
+            if not cards and key != top_rank:
+                return f"group {key} has no cards; only the top group of a pickup may be empty (rule 16)"
+            if key == "WILD" and not r.wild_meld_allowed:
+                return "a meld of only wild cards is not allowed in this preset (rule 7.4)"
+            for c in cards:
+                if is_red3(c):
+                    return f"a red three ({c}) is never melded (rule 2)"
+                if key == "BLACK3":
+                    if not is_black3(c):
+                        return f"{c} cannot go in a BLACK3 meld: only black threes, no wild cards (rule 7.5)"
+                elif key == "WILD":
+                    if not is_wild(c):
+                        return f"{c} cannot go in a WILD meld: only jokers and 2s (rule 7.4)"
+                elif is_black3(c):
+                    return f"a black three ({c}) can be melded only in a BLACK3 group when going out (rule 7.5)"
+                elif not is_wild(c) and c[0] != key:
+                    return f"{c} does not belong in a meld of rank {key} (rule 7.1)"
+            used.update(cards)
+        for c, k in used.items():
+            have = hand.get(c, 0)
+            if have < k:
+                return f"{c} is not in your hand" if have == 0 else f"you hold only {have} x {c}"
+        if take:
+            tcards = next(c for k, c in groups if k == top_rank)
+            nat = sum(1 for c in tcards if not is_wild(c))
+            wild = len(tcards) - nat
+            if self._frozen_for(side):
+                if nat < 2:
+                    why = "the pile is frozen" if self._frozen() else "your side has not opened, so the pile is frozen for it"
+                    return (f"{why}: taking it needs two natural {top_rank}s from your hand in the top group "
+                            f"(rule 9.3)")
+            elif not (nat >= 2 or top_rank in melds or (r.natural_plus_wild_pickup and nat >= 1 and wild >= 1)):
+                extra = " or a natural and a wild card" if r.natural_plus_wild_pickup else ""
+                return (f"taking the pile needs two natural {top_rank}s from your hand{extra}, or a meld of "
+                        f"{top_rank}s on your side (rule 9.3)")
+        # Resulting melds.
+        canastas = self._canastas(side)
+        opening_value = card_value(top) if take else 0
+        new_canasta = False
+        for key, cards in groups:
+            old = melds.get(key)
+            size_before = len(old) if old else 0
+            extra_top = 1 if key == top_rank and take else 0
+            total = size_before + len(cards) + extra_top
+            if key == "WILD" or key == "BLACK3":
+                if total < 3:
+                    return f"a new {key} meld needs at least 3 cards (rule 7.{4 if key == 'WILD' else 5})"
+            else:
+                wild = sum(1 for c in cards if is_wild(c)) + (sum(1 for c in old if is_wild(c)) if old else 0)
+                nat = total - wild
+                if total < 3:
+                    return f"a new meld of {key}s needs at least 3 cards (rule 7.1)"
+                if nat < 2:
+                    return f"a meld of {key}s needs at least 2 natural cards (rule 7.1)"
+                if wild > 3:
+                    return f"a meld of {key}s may hold at most 3 wild cards (rule 7.1)"
+                if r.ratio and wild > nat:
+                    return f"a meld of {key}s may not hold more wild cards than natural cards (rule 7.1)"
+            if key != "BLACK3" and total >= 7 and size_before < 7:
+                canastas += 1
+                new_canasta = True
+            for c in cards:
+                if is_wild(c) and r.substituted and key in NATURAL_RANKS:
+                    opening_value += rank_value(key)
+                else:
+                    opening_value += card_value(c)
+        hand_after = sum(hand.values()) - sum(used.values())
+        if take:
+            hand_after += len(self.pile) - 1 - self.pile_red3
+        can_out = canastas >= r.canastas_to_go_out
+        if "BLACK3" in keys and not (hand_after <= 1 and can_out):
+            return ("a BLACK3 meld is allowed only when going out: after it you may hold at most 1 card and your "
+                    f"side needs {r.canastas_to_go_out} canasta(s) (rule 7.5)")
+        if not self.opened[side]:
+            exempt = not take and hand_after <= 1 and can_out
+            if not exempt:
+                req = self.requirement[side]
+                meets_by_canasta = r.canasta_meets_opening and new_canasta
+                if req == CANASTA_REQUIRED:
+                    if not meets_by_canasta:
+                        return "your side's opening needs a canasta in this action (cumulative score 4000+, rule 8)"
+                elif opening_value < req and not meets_by_canasta:
+                    how = "this pickup" if take else "this meld"
+                    return (f"your side has not opened: {how} counts {opening_value}, below the minimum {req} "
+                            f"(rule 8; one action must meet it)")
+        if hand_after < 2 and not can_out:
+            if hand_after == 0:
+                return f"going out needs {r.canastas_to_go_out} canasta(s) for your side (rule 10)"
+            return (f"you must keep at least 2 cards after melding unless your side can go out "
+                    f"(needs {r.canastas_to_go_out} canasta(s); rule 6.3)")
+        return None
+
+    # ------------------------------------------------------------------ apply
+    def _apply_action(self, action: Action) -> None:
+        assert isinstance(action, CanastaAction)
+        kind = action.kind
+        if kind == "draw":
+            self._apply_draw()
+        elif kind == "decline":
+            self._end_hand(-1, False)
+        elif kind == "discard":
+            self._apply_discard(action.card)
+        else:
+            self._apply_groups(action.groups, take=kind == "take")
+
+    def _apply_draw(self) -> None:
+        seat = self.current
+        got = 0
+        deck = self.deck
+        while got < self.rules.stock_draw and self.stock_pos < len(deck):
+            c = self._draw_one(seat)
+            if is_red3(c):
+                if self.stock_pos == len(deck):
+                    self._end_hand(-1, False)  # rule 11.1
+                    return
+            else:
+                got += 1
+        self.phase = Phase.PLAY
+
+    def _apply_discard(self, card: str) -> None:
+        seat = self.current
+        hand = self.hands[seat]
+        hand[card] -= 1
+        if not hand[card]:
+            del hand[card]
+        self._reveal(seat, card)
+        self._to_pile(card)
+        if is_black3(card) and self.rules.full_round_block:
+            self.black3_blocker = seat
+        if not hand:
+            self._going_out(seat)
+        else:
+            self._end_turn()
+
+    def _apply_groups(self, groups: tuple[Group, ...], take: bool) -> None:
+        seat = self.current
+        side = self.side_of[seat]
+        hand = self.hands[seat]
+        melds = self.melds[side]
+        top_rank = ""
+        if take:
+            top = self.pile[-1]
+            top_rank = top[0]
+        for key, cards in groups:
+            for c in cards:
+                hand[c] -= 1
+                if not hand[c]:
+                    del hand[c]
+                self._reveal(seat, c)
+            existed = key in melds
+            meld = melds.setdefault(key, [])
+            meld.extend(cards)
+            if key == top_rank:
+                meld.append(top)
+            if not existed and len(meld) >= 7 and key != "BLACK3":
+                self.concealed_melds[side].add(key)
+        if take:
+            for c in self.pile[:-1]:
+                if is_red3(c):
+                    self.red3[side].append(c)
+                else:
+                    hand[c] += 1
+            self.pile = []
+            self.pile_wild = self.pile_red3 = 0
+            self.phase = Phase.PLAY
+        self.has_melded[seat] = True
+        self.opened[side] = True
+        if not hand:
+            self._going_out(seat)
+
+    def _going_out(self, seat: int) -> None:
+        side = self.side_of[seat]
+        melds = self.melds[side]
+        start = self.start_keys
+        added_old = False  # any card added this turn to a meld that existed before it
+        # A meld that existed at the start of the turn and grew: compare is not tracked
+        # per card, so we use the turn-start snapshot of sizes.
+        for k in start:
+            if len(melds[k]) != self._start_sizes.get(k, 0):
+                added_old = True
+                break
+        made = any(k not in start and is_canasta(k, c) for k, c in melds.items())
+        concealed = not self.melded_before_turn and not added_old and made
+        self._end_hand(seat, concealed)
+
+    # ------------------------------------------------------------------ hand end
+    def _end_hand(self, out_seat: int, concealed: bool) -> None:
+        r = self.rules
+        for s in range(self.n):  # dealt red threes never placed (rule 6.1)
+            hand = self.hands[s]
+            for c in ("3D", "3H"):
+                k = hand.pop(c, 0)
+                self.red3[self.side_of[s]].extend([c] * k)
+        out_side = self.side_of[out_seat] if out_seat >= 0 else -1
+        details: list[HandScore] = []
+        for side in range(self.nsides):
+            cards = [c for s in range(self.n) if self.side_of[s] == side for c in self.hands[s].elements()]
+            doubled = r.concealed_out_doubles and concealed and out_side >= 0 and side != out_side
+            details.append(score_side(r, self.melds[side], self.concealed_melds[side], len(self.red3[side]),
+                                      side == out_side, concealed and side == out_side, cards, doubled))
+        totals = tuple(d.total for d in details)
+        self.hand_scores.append(totals)
+        self.hand_details.append({"hand": self.hand_number, "dealer": self.dealer_seat, "went_out": out_seat,
+                                  "concealed": concealed, "sides": [d.to_dict() for d in details]})
+        for side in range(self.nsides):
+            self.scores[side] += totals[side]
+        self.revealed = tuple(tuple(sort_cards(h.elements())) for h in self.hands)
+        k = self.shuffle_idx
+        self.hidden_done.extend((k, p) for p in range(self.stock_pos, len(self.deck)) if not is_red3(self.deck[p]))
+        self.hand_active = False
+        self.hand_number += 1
+        if r.deals:
+            done = self.hand_number >= r.deals
+        else:
+            done = max(self.scores) >= r.target or self.hand_number >= r.max_hands
+        if done:
+            self.over = True
+            self.phase = Phase.OVER
+        else:
+            self._deal()
+
+    # ------------------------------------------------------------------ enumeration
+    def _legal_actions(self) -> list[Action]:
+        seat = self.current
+        if self.phase is Phase.DRAW:
+            out: list[CanastaAction] = []
+            if self.stock_pos < len(self.deck):
+                out.append(DRAW)
+            if self.decline_allowed:
+                out.append(DECLINE)
+            out.extend(self._take_candidates())
+        else:
+            out = [CanastaAction("discard", (), c) for c in self.hands[seat]]
+            out.extend(a for a in set(self._meld_candidates()) if self._group_problem(seat, a.groups, False) is None)
+        out = list(dict.fromkeys(out))
+        out.sort(key=CanastaAction.sort_key)
+        return out
+
+    def _pool(self, seat: int) -> tuple[dict[str, list[str]], list[str], int, list[str]]:
+        nat: dict[str, list[str]] = {}
+        twos: list[str] = []
+        b3: list[str] = []
+        jokers = 0
+        for c in sort_cards(self.hands[seat].elements()):
+            if c == "JK":
+                jokers += 1
+            elif c[0] == "2":
+                twos.append(c)
+            elif is_black3(c):
+                b3.append(c)
+            elif is_natural(c):
+                nat.setdefault(c[0], []).append(c)
+        return nat, twos, jokers, b3
+
+    def _single_options(self, key: str, nat: list[str], twos: list[str], jokers: int, existing: list[str] | None,
+                        n_min: int, extra_nat: int = 0, allow_empty: bool = False) -> list[tuple[str, ...]]:
+        r = self.rules
+        old_w = sum(1 for c in existing if is_wild(c)) if existing else 0
+        old_n = (len(existing) if existing else 0) - old_w
+        out = []
+        for n in range(n_min, len(nat) + 1):
+            for j in range(0, min(jokers, 3) + 1):
+                for t in range(0, min(len(twos), 3 - j) + 1):
+                    if n + j + t == 0 and not allow_empty:
+                        continue
+                    tn, tw = old_n + n + extra_nat, old_w + j + t
+                    if tn + tw < 3 or tn < 2 or not _wild_ok(r, tn, tw):
+                        continue
+                    out.append(tuple(nat[:n]) + tuple(twos[:t]) + ("JK",) * j)
+        return out
+
+    def _combos(self, nat: dict[str, list[str]], twos: list[str], jokers: int, b3: list[str], side: int,
+                exclude: str, base_groups: list[Group]) -> list[tuple[Group, ...]]:
+        """Multi-group candidates: subsets of ranks melded with all their naturals."""
+        r = self.rules
+        melds = self.melds[side]
+        ranks = [k for k in NATURAL_RANKS if k != exclude and (len(nat.get(k, ())) >= 2 or (k in melds and nat.get(k)))]
+        ranks.sort(key=lambda k: -len(nat[k]))
+        ranks = ranks[:6]
+        used_twos = sum(1 for _, cs in base_groups for c in cs if c[0] == "2")
+        used_jk = sum(1 for _, cs in base_groups for c in cs if c == "JK")
+        out: list[tuple[Group, ...]] = []
+        for size in range(1, len(ranks) + 1):
+            for subset in combinations(ranks, size):
+                for greedy in (False, True):
+                    tw = list(twos[used_twos:])
+                    jk = jokers - used_jk
+                    groups = list(base_groups)
+                    ok = True
+                    for k in subset:
+                        cards = list(nat[k])
+                        old = melds.get(k)
+                        if not old and len(cards) == 2:
+                            if tw:
+                                cards.append(tw.pop(0))
+                            elif jk:
+                                jk -= 1
+                                cards.append("JK")
+                            else:
+                                ok = False
+                                break
+                        groups.append((k, tuple(cards)))
+                    if not ok:
+                        continue
+                    if greedy:
+                        # Add the remaining wild cards where the limits allow, largest meld first.
+                        order = sorted(range(len(base_groups), len(groups)), key=lambda i: -len(groups[i][1]))
+                        for i in order:
+                            k, cards = groups[i]
+                            old = melds.get(k) or []
+                            cl = list(cards)
+                            while tw or jk:
+                                w = sum(1 for c in cl if is_wild(c)) + sum(1 for c in old if is_wild(c))
+                                nn = len(cl) + len(old) - w
+                                if not _wild_ok(r, nn, w + 1):
+                                    break
+                                if jk:
+                                    jk -= 1
+                                    cl.append("JK")
+                                else:
+                                    cl.append(tw.pop(0))
+                            groups[i] = (k, tuple(cl))
+                        if r.wild_meld_allowed and (jk + len(tw) >= 3 or ("WILD" in melds and jk + len(tw) > 0)):
+                            groups.append(("WILD", tuple(tw) + ("JK",) * jk))
+                        if len(b3) >= 3:
+                            out.append(tuple(groups))
+                            groups.append(("BLACK3", tuple(b3)))
+                    out.append(tuple(groups))
+        return out
+
+    def _meld_candidates(self) -> list[CanastaAction]:
+        seat = self.current
+        side = self.side_of[seat]
+        melds = self.melds[side]
+        nat, twos, jokers, b3 = self._pool(seat)
+        out: list[CanastaAction] = []
+        for k in NATURAL_RANKS:
+            cards = nat.get(k, [])
+            old = melds.get(k)
+            if old is None and len(cards) < 2:
+                continue
+            if old is not None and not (cards or twos or jokers):
+                continue
+            for opt in self._single_options(k, cards, twos, jokers, old, 0 if old else 2):
+                out.append(CanastaAction("meld", ((k, opt),)))
+        if self.rules.wild_meld_allowed and jokers + len(twos) >= (1 if "WILD" in melds else 3):
+            lo = 1 if "WILD" in melds else 3
+            for j in range(0, jokers + 1):
+                for t in range(0, len(twos) + 1):
+                    if lo <= j + t <= 7 or (j == jokers and t == len(twos) and j + t >= lo):
+                        out.append(CanastaAction("meld", (("WILD", tuple(twos[:t]) + ("JK",) * j),)))
+        for groups in self._combos(nat, twos, jokers, b3, side, "", []):
+            if groups:
+                out.append(CanastaAction("meld", groups))
+        return out
+
+    def _take_candidates(self) -> list[CanastaAction]:
+        """Every listed legal TAKE_PILE action of the current player (possibly none)."""
+        if not self.pile or self.black3_blocker >= 0:
+            return []
+        top = self.pile[-1]
+        if not is_natural(top):
+            return []
+        seat = self.current
+        side = self.side_of[seat]
+        rank = top[0]
+        nat, twos, jokers, b3 = self._pool(seat)
+        cards = nat.get(rank, [])
+        old = self.melds[side].get(rank)
+        cands: list[CanastaAction] = []
+        singles = self._single_options(rank, cards, twos, jokers, old, 0, extra_nat=1, allow_empty=True)
+        for opt in singles:
+            cands.append(CanastaAction("take", ((rank, opt),)))
+        if not self.opened[side] and len(cards) >= 2:
+            bases = [(rank, tuple(cards))]
+            for j in range(1, min(jokers, 3) + 1):
+                bases.append((rank, tuple(cards) + ("JK",) * j))
+            for base in bases:
+                for groups in self._combos(nat, twos, jokers, b3, side, rank, [base]):
+                    cands.append(CanastaAction("take", groups))
+        out = []
+        for a in dict.fromkeys(cands):
+            if self._group_problem(seat, a.groups, True) is None:
+                out.append(a)
+        return out
+
+    # ------------------------------------------------------------------ observation
+    def observation(self, seat: int) -> CanastaObservation:
+        if not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not a seat of this table (0..{self.n - 1})")
+        term = self.is_terminal()
+        return CanastaObservation(
+            seat=seat,
+            side=self.side_of[seat],
+            seat_sides=tuple(self.side_of),
+            hand_number=self.hand_number,
+            dealer=self.dealer_seat,
+            current_player=TERMINAL if term else self.current,
+            phase=Phase.OVER.value if term else self.phase.value,
+            hand=tuple(sort_cards(self.hands[seat].elements())),
+            hand_sizes=tuple(sum(h.values()) for h in self.hands),
+            melds=tuple(tuple((k, tuple(sort_cards(m[k]))) for k in sorted(m, key=KEY_ORDER.__getitem__))
+                        for m in self.melds),
+            red_threes=tuple(tuple(r3) for r3 in self.red3),
+            pile=tuple(self.pile),
+            pile_top=self.pile[-1] if self.pile else "",
+            pile_size=len(self.pile),
+            pile_frozen=self._frozen(),
+            black3_block_seat=self.black3_blocker,
+            stock_size=len(self.deck) - self.stock_pos,
+            last_take=self.last_take_turn,
+            scores=tuple(self.scores),
+            requirements=tuple(self.requirement),
+            opened=tuple(self.opened),
+            melded=tuple(self.has_melded),
+            hand_scores=tuple(self.hand_scores),
+            last_hand_hands=self.revealed,
+        )
+
+    def card_locations(self) -> Mapping[str, Iterable[str]]:
+        out: dict[str, Iterable[str]] = {f"hand{s}": list(h.elements()) for s, h in enumerate(self.hands)}
+        out["stock"] = self.deck[self.stock_pos:]
+        out["pile"] = list(self.pile)
+        for side in range(self.nsides):
+            out[f"melds{side}"] = [c for m in self.melds[side].values() for c in m]
+            out[f"red3_{side}"] = list(self.red3[side])
+        return out
+
+    def hidden_positions(self, seat: int) -> list[tuple[int, int]]:
+        out = list(self.hidden_done)
+        if self.hand_active:
+            k = self.shuffle_idx
+            deck = self.deck
+            for s in range(self.n):
+                if s != seat:
+                    out.extend((k, p) for p in self.private[s] if not is_red3(deck[p]))
+            out.extend((k, p) for p in range(self.stock_pos, len(deck)) if not is_red3(deck[p]))
+        return out
+
+    def clone(self) -> CanastaState:
+        other = CanastaState.__new__(CanastaState)
+        d = other.__dict__
+        d.update(self.__dict__)
+        other.history = list(self.history)
+        other._legal_cache = None
+        dealer = Dealer.__new__(Dealer)
+        dealer.seed = self.dealer.seed
+        dealer.stacked = self.dealer.stacked
+        dealer.realized = list(self.dealer.realized)
+        other.dealer = dealer
+        other.scores = list(self.scores)
+        other.hand_scores = list(self.hand_scores)
+        other.hand_details = list(self.hand_details)
+        other.hidden_done = list(self.hidden_done)
+        other.hands = [Counter(h) for h in self.hands]
+        other.private = [list(p) for p in self.private]
+        other.pile = list(self.pile)
+        other.melds = [{k: list(v) for k, v in m.items()} for m in self.melds]
+        other.concealed_melds = [set(s) for s in self.concealed_melds]
+        other.red3 = [list(x) for x in self.red3]
+        other.opened = list(self.opened)
+        other.requirement = list(self.requirement)
+        other.has_melded = list(self.has_melded)
+        other.first_turn_done = list(self.first_turn_done)
+        other._start_sizes = dict(self._start_sizes)
+        return other

@@ -1,0 +1,384 @@
+"""Conversion between the arena's domain values and the ``arena.bot.v1`` messages.
+
+This is the only place where an engine's observation becomes bytes for a bot
+(CONVENTIONS rule 7 and 11), so it is deliberately strict:
+
+* :func:`observation_to_proto` copies **exactly** the fields of the engine's frozen
+  observation dataclass into the game's typed message (``<Name>Observation`` in
+  ``proto/arena/bot/v1/<game>.proto``), field by field and by name. A dataclass
+  field the message lacks raises :class:`ConversionError` (never silently dropped);
+  :func:`check_mirror` asserts the converse (the message has no field the dataclass
+  lacks), and the round-trip tests run it for every game.
+* :func:`observation_from_proto` rebuilds the dataclass from the message using the
+  dataclass's type hints, so ``observation_from_proto(observation_to_proto(o)) == o``.
+
+Shapes (dataclass field type -> proto field):
+
+==========================================  ==========================================
+``int``, ``bool``, ``float``, ``str``        scalar of the same kind (``IntEnum`` -> int)
+``X | None``                                 ``optional`` scalar or a message (unset = None)
+value object with ``parse``/``str``          ``string`` (its canonical text)
+``tuple[X, ...]``, fixed ``tuple[X, Y]``     ``repeated`` X (fixed tuples keep their length)
+``frozenset[X]``                             ``repeated`` X, sorted
+nested dataclass                             message with the same field names
+``tuple[A, B]`` inside a repeated message    element message, fields in declaration order
+``tuple[str, ...]`` inside a repeated msg    element message with one ``repeated`` field
+``Mapping[K, V]``                            ``map<K, V>``
+==========================================  ==========================================
+
+A game registered in :data:`TYPED_OBSERVATIONS` gets its typed message; any other
+game gets :class:`GenericObservation` (the canonical JSON of the same dataclass,
+so still exactly the engine's observation) until its message is added.
+
+>>> from arena.testing.toy import HighcardObservation
+>>> obs = HighcardObservation(seat=0, hand=('2C', 'AS'), played=((1, 'KD'),), wins=(0, 1), to_play=0)
+>>> field, msg = observation_to_proto('highcard', obs)
+>>> field, list(msg.hand), msg.played[0].card
+('highcard', ['2C', 'AS'], 'KD')
+>>> observation_from_proto('highcard', msg) == obs
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+import json
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from arena.bot.v1 import bot_pb2
+from arena.core.state import Action, observation_to_dict
+
+__all__ = [
+    "ConversionError",
+    "TYPED_OBSERVATIONS",
+    "observation_class",
+    "observation_to_proto",
+    "observation_from_proto",
+    "set_observation",
+    "get_observation",
+    "check_mirror",
+    "legal_actions_to_proto",
+    "legal_actions_from_proto",
+    "decision_action",
+]
+
+
+class ConversionError(ValueError):
+    """An observation and its message do not mirror each other, or a value does not fit."""
+
+
+TYPED_OBSERVATIONS: dict[str, tuple[str, str, str]] = {
+    # game name -> (module, observation dataclass, oneof field of DecisionRequest)
+    "highcard": ("arena.testing.toy", "HighcardObservation", "highcard"),
+}
+"""Games with a typed observation message. Adding a game: write
+``proto/arena/bot/v1/<game>.proto`` mirroring its dataclass, add it to the
+``observation`` oneof of ``DecisionRequest``, and add one line here."""
+
+
+@lru_cache(maxsize=None)
+def observation_class(game: str) -> type | None:
+    """The engine's observation dataclass for ``game``, or None if it has no typed message."""
+    entry = TYPED_OBSERVATIONS.get(game)
+    if entry is None:
+        return None
+    cls: type = getattr(importlib.import_module(entry[0]), entry[1])
+    return cls
+
+
+def _message_class(game: str) -> type[Message]:
+    field = TYPED_OBSERVATIONS[game][2]
+    fd = bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name[field]
+    return typing.cast(type[Message], fd.message_type._concrete_class)
+
+
+# ------------------------------------------------------------------ to proto
+def _is_repeated(fd: FieldDescriptor) -> bool:
+    rep = getattr(fd, "is_repeated", None)
+    if rep is not None:
+        return bool(rep)
+    return fd.label == FieldDescriptor.LABEL_REPEATED  # pragma: no cover - old protobuf
+
+
+def _is_map(fd: FieldDescriptor) -> bool:
+    return (fd.type == FieldDescriptor.TYPE_MESSAGE and _is_repeated(fd)
+            and fd.message_type.GetOptions().map_entry)
+
+
+def _scalar(value: Any, fd: FieldDescriptor, where: str) -> Any:
+    if fd.type == FieldDescriptor.TYPE_STRING:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float, bool)) or value is None:
+            raise ConversionError(f"{where}: expected text, got {value!r}")
+        return str(value)  # a value object with a canonical text form
+    if fd.type == FieldDescriptor.TYPE_BOOL:
+        if not isinstance(value, bool):
+            raise ConversionError(f"{where}: expected bool, got {value!r}")
+        return value
+    if fd.type in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConversionError(f"{where}: expected a number, got {value!r}")
+        return float(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConversionError(f"{where}: expected an integer, got {value!r}")
+    return int(value)
+
+
+def _fill(msg: Message, value: Any, where: str) -> None:
+    """Fill ``msg`` from a dataclass (by name) or a tuple (by field order)."""
+    desc: Descriptor = msg.DESCRIPTOR
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = [f.name for f in dataclasses.fields(value)]
+        for name in names:
+            fd = desc.fields_by_name.get(name)
+            if fd is None:
+                raise ConversionError(f"{where}: {desc.full_name} has no field {name!r} "
+                                      f"for {type(value).__name__}.{name}")
+            _set_field(msg, fd, getattr(value, name), f"{where}.{name}")
+        return
+    if isinstance(value, (tuple, list)):
+        fds = desc.fields
+        if len(fds) == 1 and _is_repeated(fds[0]):
+            _set_field(msg, fds[0], value, f"{where}.{fds[0].name}")
+            return
+        if len(value) != len(fds):
+            raise ConversionError(f"{where}: {len(value)} items for the {len(fds)} fields "
+                                  f"of {desc.full_name}")
+        for fd, item in zip(fds, value):
+            _set_field(msg, fd, item, f"{where}.{fd.name}")
+        return
+    raise ConversionError(f"{where}: cannot convert {type(value).__name__} to {desc.full_name}")
+
+
+def _set_field(msg: Message, fd: FieldDescriptor, value: Any, where: str) -> None:
+    if _is_map(fd):
+        if not isinstance(value, Mapping):
+            raise ConversionError(f"{where}: expected a mapping, got {type(value).__name__}")
+        target = getattr(msg, fd.name)
+        key_fd = fd.message_type.fields_by_name["key"]
+        val_fd = fd.message_type.fields_by_name["value"]
+        for k, v in value.items():
+            key = _scalar(k, key_fd, f"{where}[key]")
+            if val_fd.type == FieldDescriptor.TYPE_MESSAGE:
+                _fill(target[key], v, f"{where}[{k!r}]")
+            else:
+                target[key] = _scalar(v, val_fd, f"{where}[{k!r}]")
+        return
+    if _is_repeated(fd):
+        if isinstance(value, (frozenset, set)):
+            value = sorted(value, key=lambda v: (str(type(v)), v))
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise ConversionError(f"{where}: expected a sequence, got {type(value).__name__}")
+        target = getattr(msg, fd.name)
+        if fd.type == FieldDescriptor.TYPE_MESSAGE:
+            for i, item in enumerate(value):
+                _fill(target.add(), item, f"{where}[{i}]")
+        else:
+            target.extend(_scalar(item, fd, f"{where}[{i}]") for i, item in enumerate(value))
+        return
+    if value is None:
+        if not fd.has_presence:
+            raise ConversionError(f"{where}: None needs an optional field")
+        return
+    if fd.type == FieldDescriptor.TYPE_MESSAGE:
+        _fill(getattr(msg, fd.name), value, where)
+        return
+    setattr(msg, fd.name, _scalar(value, fd, where))
+
+
+def observation_to_proto(game: str, obs: Any) -> tuple[str, Message]:
+    """The ``DecisionRequest.observation`` oneof field name and message for ``obs``.
+
+    Games without a typed message get ``("generic", GenericObservation(json=...))``.
+
+    :raises ConversionError: if the dataclass has a field the message lacks or a
+        value does not fit its field.
+    """
+    cls = observation_class(game)
+    if cls is None:
+        text = json.dumps(observation_to_dict(obs), sort_keys=True, separators=(",", ":"))
+        return "generic", bot_pb2.GenericObservation(json=text)
+    if type(obs) is not cls:
+        raise ConversionError(f"{game}: expected {cls.__name__}, got {type(obs).__name__}")
+    msg = _message_class(game)()
+    _fill(msg, obs, cls.__name__)
+    return TYPED_OBSERVATIONS[game][2], msg
+
+
+def set_observation(request: bot_pb2.DecisionRequest, game: str, obs: Any) -> None:
+    """Put ``obs`` into ``request``'s ``observation`` oneof."""
+    field, msg = observation_to_proto(game, obs)
+    getattr(request, field).CopyFrom(msg)
+
+
+# ---------------------------------------------------------------- from proto
+def _from_scalar(value: Any, hint: Any, where: str) -> Any:
+    if hint in (str, int, float, bool) or hint is Any:
+        return value
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint(value)
+    parse = getattr(hint, "parse", None)
+    if parse is not None and isinstance(value, str):
+        return parse(value)
+    if isinstance(hint, type):
+        return hint(value)
+    raise ConversionError(f"{where}: cannot rebuild {hint!r} from {value!r}")
+
+
+def _unwrap_optional(hint: Any) -> tuple[Any, bool]:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(hint)) == 2:
+            return args[0], True
+    return hint, False
+
+
+def _from_message(msg: Message, hint: Any, where: str) -> Any:
+    """Rebuild a dataclass or a tuple from a message."""
+    if dataclasses.is_dataclass(hint):
+        hints = typing.get_type_hints(hint)
+        kwargs = {}
+        for f in dataclasses.fields(hint):
+            fd = msg.DESCRIPTOR.fields_by_name[f.name]
+            kwargs[f.name] = _from_field(msg, fd, hints[f.name], f"{where}.{f.name}")
+        return hint(**kwargs)
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    fds = msg.DESCRIPTOR.fields
+    if origin in (tuple, frozenset, list) and len(fds) == 1 and _is_repeated(fds[0]):
+        return _from_field(msg, fds[0], hint, where)
+    if origin is tuple and args and args[-1] is not Ellipsis and len(args) == len(fds):
+        return tuple(_from_field(msg, fd, a, f"{where}.{fd.name}") for fd, a in zip(fds, args))
+    raise ConversionError(f"{where}: cannot rebuild {hint!r} from {msg.DESCRIPTOR.full_name}")
+
+
+def _from_value(value: Any, fd: FieldDescriptor, hint: Any, where: str) -> Any:
+    if fd.type == FieldDescriptor.TYPE_MESSAGE:
+        return _from_message(value, hint, where)
+    return _from_scalar(value, hint, where)
+
+
+def _from_field(msg: Message, fd: FieldDescriptor, hint: Any, where: str) -> Any:
+    hint, optional = _unwrap_optional(hint)
+    value = getattr(msg, fd.name)
+    if _is_map(fd):
+        k_hint, v_hint = typing.get_args(hint) or (Any, Any)
+        val_fd = fd.message_type.fields_by_name["value"]
+        return {_from_scalar(k, k_hint, where): _from_value(v, val_fd, v_hint, f"{where}[{k!r}]")
+                for k, v in value.items()}
+    if _is_repeated(fd):
+        origin = typing.get_origin(hint)
+        args = typing.get_args(hint)
+        if origin is frozenset:
+            return frozenset(_from_value(v, fd, args[0], where) for v in value)
+        if origin not in (tuple, list):
+            raise ConversionError(f"{where}: repeated field for non-sequence type {hint!r}")
+        if args and args[-1] is Ellipsis or origin is list:
+            item = args[0] if args else Any
+            items = [_from_value(v, fd, item, f"{where}[{i}]") for i, v in enumerate(value)]
+        else:
+            if len(value) != len(args):
+                raise ConversionError(f"{where}: {len(value)} items for a tuple of {len(args)}")
+            items = [_from_value(v, fd, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args))]
+        return items if origin is list else tuple(items)
+    if optional and fd.has_presence and not msg.HasField(fd.name):
+        return None
+    return _from_value(value, fd, hint, where)
+
+
+def observation_from_proto(game: str, msg: Message) -> Any:
+    """Rebuild the engine's observation dataclass from its typed message (or generic JSON dict).
+
+    :raises ConversionError: if the message does not fit the dataclass.
+    """
+    cls = observation_class(game)
+    if cls is None:
+        if not isinstance(msg, bot_pb2.GenericObservation):
+            raise ConversionError(f"{game} has no typed observation; got {msg.DESCRIPTOR.full_name}")
+        return json.loads(msg.json)
+    return _from_message(msg, cls, cls.__name__)
+
+
+def get_observation(request: bot_pb2.DecisionRequest) -> Any:
+    """The observation carried by ``request`` as the engine's dataclass (or a dict for generic)."""
+    field = request.WhichOneof("observation")
+    if field is None:
+        raise ConversionError("the request carries no observation")
+    return observation_from_proto(request.game, getattr(request, field))
+
+
+def check_mirror(game: str) -> None:
+    """Assert that the game's message and dataclass have exactly the same fields,
+    recursively through nested dataclasses.
+
+    :raises ConversionError: naming the first mismatch.
+    """
+    cls = observation_class(game)
+    if cls is None:
+        raise ConversionError(f"{game} has no typed observation message")
+    _check_mirror(cls, _message_class(game).DESCRIPTOR)
+
+
+def _check_mirror(cls: Any, desc: Descriptor) -> None:
+    names = [f.name for f in dataclasses.fields(cls)]
+    proto_names = [f.name for f in desc.fields]
+    if sorted(names) != sorted(proto_names):
+        extra = sorted(set(proto_names) - set(names))
+        missing = sorted(set(names) - set(proto_names))
+        raise ConversionError(f"{desc.full_name} does not mirror {cls.__name__}: "
+                              f"extra {extra}, missing {missing}")
+    hints = typing.get_type_hints(cls)
+    for name in names:
+        fd = desc.fields_by_name[name]
+        if fd.type != FieldDescriptor.TYPE_MESSAGE or _is_map(fd):
+            continue
+        inner, _ = _unwrap_optional(hints[name])
+        args = typing.get_args(inner)
+        if typing.get_origin(inner) in (tuple, frozenset) and args:
+            inner = args[0]
+        if dataclasses.is_dataclass(inner):
+            _check_mirror(inner, fd.message_type)
+
+
+# ------------------------------------------------------------ legal actions
+def legal_actions_to_proto(actions: Sequence[Action], texts: Sequence[str]
+                           ) -> list[bot_pb2.LegalAction]:
+    """``LegalAction`` messages: integer actions keep their id, all carry their text."""
+    if len(actions) != len(texts):
+        raise ConversionError(f"{len(actions)} actions but {len(texts)} texts")
+    out = []
+    for action, text in zip(actions, texts):
+        if type(action) is int:
+            if action < 0:
+                raise ConversionError(f"action id {action} is negative")
+            out.append(bot_pb2.LegalAction(id=action, text=text))
+        else:
+            out.append(bot_pb2.LegalAction(text=text))
+    return out
+
+
+def legal_actions_from_proto(legal: Sequence[bot_pb2.LegalAction]
+                             ) -> tuple[list[int | str], list[str]]:
+    """``(actions, texts)``: the id where set, else the text."""
+    actions: list[int | str] = [la.id if la.HasField("id") else la.text for la in legal]
+    return actions, [la.text for la in legal]
+
+
+def decision_action(decision: bot_pb2.Decision) -> int | str | None:
+    """The action a ``Decision`` carries (an id or a text), or None if it has none."""
+    kind = decision.WhichOneof("action")
+    if kind == "action_id":
+        return int(decision.action_id)
+    if kind == "action_text":
+        return decision.action_text
+    return None

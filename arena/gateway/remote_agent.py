@@ -1,0 +1,104 @@
+"""The referee's agent for a bot connected to a gateway.
+
+:class:`RemoteAgent` turns each ``act(observation, legal_actions)`` into a
+``DecisionRequest`` (the seat's observation converted by :mod:`arena.bots.convert`,
+the legal actions with ids and texts), sends it through a
+:class:`~arena.gateway.router.DecisionRouter` and waits until the decision's
+deadline. ``deadline_ms`` (from :class:`~arena.bots.base.MatchInfo`) covers the
+decision including retries, as the referee counts it.
+
+* no answer in time -> :class:`~arena.bots.base.DecisionTimeout`;
+* bot not connected, or it disconnects while a request is open ->
+  :class:`~arena.bots.base.AgentFailure`;
+* ``action_refused`` sends the bot a ``DecisionError`` with the referee's reason;
+  if a retry is allowed the next ``act`` sends a new request (``attempt`` + 1)
+  with the time left.
+
+Use one RemoteAgent per seat (the seat of a request is taken from the
+observation's ``seat`` field when it has one, else from ``start_match``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from arena.bot.v1 import bot_pb2
+from arena.bots import convert
+from arena.bots.base import Agent, AgentFailure, DecisionTimeout, MatchInfo
+from arena.core.state import Action, SeatIndex
+from arena.gateway.router import DecisionRouter
+
+__all__ = ["RemoteAgent"]
+
+
+class RemoteAgent(Agent):
+    """An :class:`~arena.bots.base.Agent` played by a remote bot."""
+
+    def __init__(self, bot_id: str, router: DecisionRouter, *, name: str | None = None,
+                 default_deadline_ms: float = 10_000.0) -> None:
+        self.bot_id = bot_id
+        self.router = router
+        self.name = name or bot_id
+        self._deadline_s = default_deadline_ms / 1000.0
+        self._info: MatchInfo = MatchInfo()
+        self._retrying = False
+        self._decision_start = 0.0
+        self._attempt = 0
+        self._last_request_id = 0
+
+    def start_match(self, info: MatchInfo) -> None:
+        self._info = info
+        self._deadline_s = float(info.get("deadline_ms", self._deadline_s * 1000.0)) / 1000.0
+        self._retrying = False
+        try:
+            options = json.dumps(info.get("options", {}), sort_keys=True, default=str)
+        except (TypeError, ValueError):
+            options = "{}"
+        self.router.notify(self.bot_id, bot_pb2.ArenaMessage(match_started=bot_pb2.MatchStarted(
+            match_id=str(info.get("match_id", "")), game=str(info.get("game", "")),
+            ruleset=str(info.get("ruleset", "")), seat=int(info.get("seat", 0)),
+            num_players=int(info.get("num_players", 0)),
+            deadline_ms=max(1, int(self._deadline_s * 1000)), options_json=options)))
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action | str:
+        now = time.monotonic()
+        if self._retrying:
+            self._attempt += 1
+        else:
+            self._decision_start = now
+            self._attempt = 1
+        self._retrying = False
+        remaining = self._deadline_s - (now - self._decision_start)
+        if remaining <= 0:
+            raise DecisionTimeout("no time left for this decision")
+        texts = getattr(legal_actions, "texts", None)
+        if texts is None:
+            texts = [str(a) for a in legal_actions]
+        game = str(self._info.get("game", ""))
+        seat = getattr(observation, "seat", self._info.get("seat", 0))
+        request = bot_pb2.DecisionRequest(
+            match_id=str(self._info.get("match_id", "")), game=game,
+            ruleset=str(self._info.get("ruleset", "")), seat=int(seat), attempt=self._attempt,
+            legal_actions=convert.legal_actions_to_proto(list(legal_actions), list(texts)))
+        convert.set_observation(request, game, observation)
+        decision = self.router.decide(self.bot_id, request, remaining)
+        self._last_request_id = decision.request_id
+        action = convert.decision_action(decision)
+        if action is None:  # the gateway refuses these; never expected here
+            raise AgentFailure("the bot's decision carries no action")
+        return action
+
+    def action_refused(self, reason: str, retry_allowed: bool) -> None:
+        self._retrying = retry_allowed
+        self.router.notify(self.bot_id, bot_pb2.ArenaMessage(decision_error=bot_pb2.DecisionError(
+            request_id=self._last_request_id, code=bot_pb2.DECISION_ERROR_CODE_ILLEGAL_ACTION,
+            reason=reason, retry_allowed=retry_allowed)))
+
+    def end_match(self, seat: SeatIndex, returns: Sequence[float]) -> None:
+        self.router.notify(self.bot_id, bot_pb2.ArenaMessage(match_ended=bot_pb2.MatchEnded(
+            match_id=str(self._info.get("match_id", "")), seat=int(seat),
+            result=float(returns[seat]) if 0 <= seat < len(returns) else 0.0,
+            returns=[float(r) for r in returns])))

@@ -1,0 +1,235 @@
+"""Running the gateway: :func:`serve` (foreground, ``arena serve``) and
+:class:`Gateway` (embedded: the server on its own event-loop thread, with a
+:class:`~arena.gateway.router.LocalRouter` for referees in the same process).
+
+Never fork a process that has started a gateway and let the child use gRPC
+(DESIGN.md, "gRPC and fork"): referees in other processes reach bots through a
+router (Redis), not through this server's objects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import signal
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from arena.admin.v1 import admin_pb2_grpc
+from arena.bot.v1 import bot_pb2_grpc
+from arena.gateway.admin import AdminServicer
+from arena.gateway.registry import BotRegistry, InMemoryRegistry, SqliteRegistry
+from arena.gateway.router import LocalRouter
+from arena.gateway.servicer import BotServicer
+from arena.gateway.session import SessionHub
+
+__all__ = ["GatewayConfig", "Gateway", "serve", "serve_async", "start_server", "DEFAULT_ADDRESS"]
+
+log = logging.getLogger("arena.gateway")
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+"""Plaintext on loopback by default."""
+
+
+@dataclass
+class GatewayConfig:
+    """Tunables of one gateway."""
+
+    ping_interval: float = 10.0
+    """Seconds between Pings; a bot silent for 3 intervals is dropped."""
+    hello_timeout: float = 5.0
+    """Seconds a new stream has to send its Hello."""
+    max_concurrent_cap: int = 64
+    """Upper bound on the concurrent decisions granted to one bot."""
+    max_receive_message_bytes: int = 1 << 20
+    """Largest message accepted from a bot or operator (1 MiB)."""
+
+
+async def start_server(address: str, registry: BotRegistry, *, operator_token: str | None = None,
+                       config: GatewayConfig | None = None,
+                       server_credentials: grpc.ServerCredentials | None = None,
+                       ) -> tuple[grpc.aio.Server, int, SessionHub]:
+    """Build and start the grpc.aio server on the running loop.
+
+    :returns: the server, the bound port (useful with ``:0``) and the session hub.
+    :raises RuntimeError: if the address cannot be bound.
+    """
+    cfg = config or GatewayConfig()
+    hub = SessionHub(asyncio.get_running_loop(), max_concurrent_cap=cfg.max_concurrent_cap,
+                     ping_interval=cfg.ping_interval)
+    options: list[tuple[str, Any]] = [
+        ("grpc.max_receive_message_length", cfg.max_receive_message_bytes),
+        ("grpc.keepalive_time_ms", 30_000),
+        ("grpc.keepalive_timeout_ms", 10_000),
+        ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.so_reuseport", 0),
+    ]
+    server = grpc.aio.server(options=options)
+    bot_pb2_grpc.add_BotServiceServicer_to_server(
+        BotServicer(hub, registry, hello_timeout=cfg.hello_timeout), server)
+    admin_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(hub, registry, operator_token), server)
+    if server_credentials is not None:
+        port = server.add_secure_port(address, server_credentials)
+    else:
+        port = server.add_insecure_port(address)
+    if port == 0:
+        raise RuntimeError(f"cannot bind {address}")
+    await server.start()
+    return server, port, hub
+
+
+async def serve_async(address: str = DEFAULT_ADDRESS, *, registry: BotRegistry | None = None,
+                      operator_token: str | None = None, config: GatewayConfig | None = None,
+                      grace: float = 5.0, stop: asyncio.Event | None = None) -> None:
+    """Run the gateway until ``stop`` is set (or SIGINT/SIGTERM), then stop with ``grace``."""
+    registry = registry if registry is not None else InMemoryRegistry()
+    server, port, hub = await start_server(address, registry, operator_token=operator_token,
+                                           config=config)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            pass
+    log.info("arena gateway listening on %s (port %d)", address, port)
+    try:
+        await stop.wait()
+    finally:
+        hub.close_all()
+        await server.stop(grace)
+
+
+def serve(address: str = DEFAULT_ADDRESS, *, db_path: str | None = "arena-bots.sqlite3",
+          operator_token: str | None = None, grace: float = 5.0,
+          config: GatewayConfig | None = None) -> None:
+    """Run the gateway in the foreground until SIGINT/SIGTERM (``arena serve``).
+
+    :param address: ``host:port`` to listen on (plaintext; loopback by default).
+    :param db_path: SQLite file of the bot registry (``None``: in memory).
+    :param operator_token: token for AdminService; default ``$ARENA_OPERATOR_TOKEN``,
+        else a random one that is logged once at start.
+    :param grace: seconds given to open calls at shutdown.
+    """
+    token = operator_token or os.environ.get("ARENA_OPERATOR_TOKEN")
+    if not token:
+        token = secrets.token_urlsafe(24)
+        log.warning("no operator token given; this run's operator token is %s", token)
+    registry: BotRegistry = SqliteRegistry(db_path) if db_path else InMemoryRegistry()
+    asyncio.run(serve_async(address, registry=registry, operator_token=token, config=config,
+                            grace=grace))
+
+
+class Gateway:
+    """An embedded gateway: the server on a private event-loop thread.
+
+    >>> with Gateway() as gw:                     # doctest: +SKIP
+    ...     bot, token = gw.registry.register('my-bot')
+    ...     agent = gw.agent('my-bot')            # a RemoteAgent for the referee
+    """
+
+    def __init__(self, address: str = "127.0.0.1:0", *, registry: BotRegistry | None = None,
+                 operator_token: str | None = None, config: GatewayConfig | None = None) -> None:
+        self.address = address
+        self.registry = registry if registry is not None else InMemoryRegistry()
+        self.operator_token = operator_token
+        self.config = config or GatewayConfig()
+        self.port = 0
+        self.hub: SessionHub | None = None
+        self.router: LocalRouter | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._grace = 1.0
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def target(self) -> str:
+        """``host:port`` for clients."""
+        host = self.address.rsplit(":", 1)[0]
+        return f"{host}:{self.port}"
+
+    def start(self) -> Gateway:
+        """Start the server thread; returns when it listens.
+
+        :raises RuntimeError: if it could not start.
+        """
+        self._thread = threading.Thread(target=self._run, name="arena-gateway", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise RuntimeError(f"gateway failed to start: {self._error}") from self._error
+        return self
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._main())
+        except BaseException as exc:  # noqa: BLE001 - reported to start()
+            self._error = exc
+        finally:
+            self._ready.set()
+            loop.close()
+
+    async def _main(self) -> None:
+        server, self.port, hub = await start_server(self.address, self.registry,
+                                                    operator_token=self.operator_token,
+                                                    config=self.config)
+        self.hub = hub
+        self.router = LocalRouter(hub)
+        self._stop = asyncio.Event()
+        self._ready.set()
+        try:
+            await self._stop.wait()
+        finally:
+            hub.close_all()
+            await server.stop(self._grace)
+
+    def stop(self, grace: float = 1.0) -> None:
+        """Stop the server (``server.stop(grace)``) and join its thread."""
+        if self._thread is None:
+            return
+        self._grace = grace
+        if self._loop is not None and self._stop is not None and not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._stop.set)
+            except RuntimeError:
+                pass
+        self._thread.join()
+        self._thread = None
+
+    def agent(self, bot_id: str, **kwargs: Any) -> Any:
+        """A :class:`~arena.gateway.remote_agent.RemoteAgent` for ``bot_id`` on this gateway."""
+        from arena.gateway.remote_agent import RemoteAgent
+
+        if self.router is None:
+            raise RuntimeError("the gateway is not started")
+        return RemoteAgent(bot_id, self.router, **kwargs)
+
+    def is_connected(self, bot_id: str) -> bool:
+        return self.hub is not None and self.hub.is_connected(bot_id)
+
+    def wait_connected(self, bot_id: str, timeout: float = 10.0) -> bool:
+        """Poll until ``bot_id`` has a session (for tests and scripts)."""
+        import time
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.is_connected(bot_id):
+                return True
+            time.sleep(0.01)
+        return False
+
+    def __enter__(self) -> Gateway:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

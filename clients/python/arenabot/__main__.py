@@ -1,0 +1,64 @@
+"""``python -m arenabot``: run a bot against an arena gateway.
+
+Examples::
+
+    python -m arenabot --target 127.0.0.1:50051 --token "$ARENA_BOT_TOKEN" --bot random
+    python -m arenabot --bot mypackage.mybot:MyBot --max-concurrent 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import sys
+
+from arenabot.bot import Bot, BotStopped
+
+BUILTIN = {"random": "arenabot.examples.random_bot:RandomBot"}
+
+
+def load_bot_class(spec: str) -> type[Bot]:
+    """``random`` or ``module:Class``."""
+    spec = BUILTIN.get(spec, spec)
+    module_name, _, attr = spec.partition(":")
+    if not attr:
+        raise SystemExit(f"--bot must be 'random' or 'module:Class', got {spec!r}")
+    cls = getattr(importlib.import_module(module_name), attr)
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise SystemExit(f"{spec} is not an arenabot.Bot subclass")
+    return cls
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="arenabot", description=__doc__.split("\n")[0])
+    parser.add_argument("--target", default=os.environ.get("ARENA_TARGET", "127.0.0.1:50051"),
+                        help="gateway host:port (default $ARENA_TARGET or 127.0.0.1:50051)")
+    parser.add_argument("--token", default=os.environ.get("ARENA_BOT_TOKEN", ""),
+                        help="bot token (default $ARENA_BOT_TOKEN)")
+    parser.add_argument("--bot", default="random", help="'random' or module:Class")
+    parser.add_argument("--max-concurrent", type=int, default=1)
+    parser.add_argument("--no-reconnect", action="store_true", help="exit when the stream ends")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the random bot")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    cls = load_bot_class(args.bot)
+    kwargs = {"max_concurrent": args.max_concurrent}
+    if args.seed is not None:
+        kwargs["seed"] = args.seed
+    bot = cls(**kwargs)
+    try:
+        bot.run(args.target, args.token, reconnect=not args.no_reconnect)
+    except BotStopped as exc:
+        print(f"arenabot: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""The :class:`Bot` base class: one stream to the arena, reconnection, concurrency.
+
+Implement :meth:`Bot.decide`; it gets the ``arena.bot.v1.DecisionRequest`` and
+returns an action id (``int``) or an action's text (``str``). It may be a plain
+method (run on the event loop; keep it quick) or ``async def``. Everything else
+(Hello, Ping/Pong, matching answers to request ids, reconnecting with
+exponential backoff after a lost connection) is done here.
+
+The wire code is ``arena.bot.v1.bot_pb2`` / ``bot_pb2_grpc``, generated from the
+repository's ``proto/`` (see README.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import random
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
+
+import grpc
+
+from arena.bot.v1 import bot_pb2, bot_pb2_grpc
+
+__all__ = ["Bot", "BotStopped", "backoff_delays", "legal_choices", "observation_of"]
+
+log = logging.getLogger("arenabot")
+
+_FATAL = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.INVALID_ARGUMENT,
+          grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNIMPLEMENTED)
+
+
+class BotStopped(Exception):
+    """The arena refused the bot for good (bad token, protocol violation)."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+def backoff_delays(initial: float = 0.1, maximum: float = 30.0, factor: float = 2.0,
+                   jitter: float = 0.2, rng: random.Random | None = None) -> Iterator[float]:
+    """Exponential backoff with +-``jitter`` relative noise, capped at ``maximum``.
+
+    >>> [d for _, d in zip(range(5), backoff_delays(1, 8, jitter=0))]
+    [1.0, 2.0, 4.0, 8.0, 8.0]
+    """
+    rng = rng or random.Random()
+    delay = initial
+    while True:
+        yield delay * (1 + rng.uniform(-jitter, jitter))
+        delay = min(maximum, delay * factor)
+
+
+def legal_choices(request: bot_pb2.DecisionRequest) -> list[int | str]:
+    """Each legal action as the value to return from ``decide`` (id, else text)."""
+    return [la.id if la.HasField("id") else la.text for la in request.legal_actions]
+
+
+def observation_of(request: bot_pb2.DecisionRequest) -> Any:
+    """The typed observation message of the request (e.g. a ``BridgeObservation``)."""
+    field = request.WhichOneof("observation")
+    return None if field is None else getattr(request, field)
+
+
+class Bot:
+    """Base class of SDK bots. Subclass and implement :meth:`decide`.
+
+    :param max_concurrent: decisions this bot handles at once (sent in Hello;
+        the arena grants at most that many outstanding requests).
+    """
+
+    name: str = "bot"
+    """Bot program name sent in Hello."""
+    version: str = "0.1.0"
+    """Bot program version sent in Hello."""
+    games: Sequence[str | tuple[str, Sequence[str]]] = ()
+    """Games played (optionally with presets); empty means any game."""
+
+    def __init__(self, *, max_concurrent: int = 1) -> None:
+        self.max_concurrent = max(1, max_concurrent)
+        self.granted = 1
+        self.decisions = 0
+        self.errors: list[bot_pb2.DecisionError] = []
+        self.session_id = ""
+        self._stop: asyncio.Event | None = None
+
+    # -- what a bot writes -------------------------------------------------
+    def decide(self, request: bot_pb2.DecisionRequest) -> int | str:
+        """Choose an action: an id from ``request.legal_actions`` or an action text."""
+        raise NotImplementedError
+
+    def on_connected(self, welcome: bot_pb2.Welcome) -> None:
+        """The arena accepted the stream."""
+
+    def on_match_started(self, message: bot_pb2.MatchStarted) -> None:
+        """A match starts with this bot in ``message.seat``."""
+
+    def on_match_ended(self, message: bot_pb2.MatchEnded) -> None:
+        """A match is over; ``message.result`` is this seat's result."""
+
+    def on_decision_error(self, error: bot_pb2.DecisionError) -> None:
+        """A decision was refused (the arena re-asks if ``retry_allowed``)."""
+        log.warning("decision %d refused (%s): %s", error.request_id,
+                    bot_pb2.DecisionErrorCode.Name(error.code), error.reason)
+
+    # -- running ---------------------------------------------------------
+    def hello(self, token: str) -> bot_pb2.Hello:
+        """The Hello this bot sends."""
+        games = []
+        for g in self.games:
+            name, presets = (g, ()) if isinstance(g, str) else g
+            games.append(bot_pb2.GameSupport(game=name, presets=list(presets)))
+        return bot_pb2.Hello(token=token, bot_name=self.name, bot_version=self.version,
+                             games=games, max_concurrent_decisions=self.max_concurrent)
+
+    def stop(self) -> None:
+        """Ask :meth:`run_async` to return (from the bot's own loop)."""
+        if self._stop is not None:
+            self._stop.set()
+
+    def run(self, target: str, token: str, **kwargs: Any) -> None:
+        """Blocking :meth:`run_async` in a fresh event loop."""
+        asyncio.run(self.run_async(target, token, **kwargs))
+
+    async def run_async(self, target: str, token: str, *, reconnect: bool = True,
+                        initial_backoff: float = 0.1, max_backoff: float = 30.0,
+                        max_connects: int | None = None,
+                        credentials: grpc.ChannelCredentials | None = None) -> None:
+        """Connect and play until :meth:`stop`, or until the arena refuses the bot.
+
+        After a lost connection it reconnects with exponential backoff (reset
+        after each accepted session), unless ``reconnect`` is false.
+
+        :param max_connects: give up after this many connection attempts (None: never).
+        :raises BotStopped: on UNAUTHENTICATED, INVALID_ARGUMENT and the like.
+        """
+        self._stop = asyncio.Event()
+        delays = backoff_delays(initial_backoff, max_backoff)
+        attempts = 0
+        while not self._stop.is_set():
+            attempts += 1
+            welcomed = False
+            try:
+                welcomed = await self._session(target, token, credentials)
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() in _FATAL:
+                    raise BotStopped(exc.code(), exc.details() or "") from None
+                log.info("connection to %s lost: %s %s", target, exc.code().name, exc.details())
+            if self._stop.is_set() or not reconnect or (max_connects and attempts >= max_connects):
+                return
+            if welcomed:
+                delays = backoff_delays(initial_backoff, max_backoff)
+            delay = next(delays)
+            try:
+                await asyncio.wait_for(self._stop.wait(), delay)
+            except asyncio.TimeoutError:
+                pass
+
+    async def _session(self, target: str, token: str,
+                       credentials: grpc.ChannelCredentials | None) -> bool:
+        """One stream, until it ends; returns whether it was accepted."""
+        outbox: asyncio.Queue[bot_pb2.BotMessage | None] = asyncio.Queue()
+        welcomed = False
+        tasks: set[asyncio.Task[None]] = set()
+
+        async def outgoing() -> AsyncIterator[bot_pb2.BotMessage]:
+            yield bot_pb2.BotMessage(hello=self.hello(token))
+            while True:
+                message = await outbox.get()
+                if message is None:
+                    return
+                yield message
+
+        channel = (grpc.aio.secure_channel(target, credentials) if credentials is not None
+                   else grpc.aio.insecure_channel(target))
+        async with channel:
+            call = bot_pb2_grpc.BotServiceStub(channel).Connect(outgoing())
+            stop_waiter = asyncio.ensure_future(self._stop.wait()) if self._stop else None
+            try:
+                semaphore = asyncio.Semaphore(self.max_concurrent)
+                reader = call.__aiter__()
+                while True:
+                    next_msg = asyncio.ensure_future(reader.__anext__())
+                    waiters = {next_msg} | ({stop_waiter} if stop_waiter else set())
+                    await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+                    if not next_msg.done():
+                        next_msg.cancel()
+                        call.cancel()
+                        return welcomed
+                    try:
+                        message = next_msg.result()
+                    except StopAsyncIteration:
+                        return welcomed
+                    kind = message.WhichOneof("kind")
+                    if kind == "decision_request":
+                        request = message.decision_request
+                        if inspect.iscoroutinefunction(self.decide):
+                            await semaphore.acquire()
+                            task = asyncio.create_task(self._answer_async(request, outbox, semaphore))
+                            tasks.add(task)
+                            task.add_done_callback(tasks.discard)
+                        else:
+                            self._answer(request, outbox)
+                    elif kind == "ping":
+                        outbox.put_nowait(bot_pb2.BotMessage(pong=bot_pb2.Pong(nonce=message.ping.nonce)))
+                    elif kind == "welcome":
+                        welcomed = True
+                        self.granted = message.welcome.max_concurrent_decisions or 1
+                        self.session_id = message.welcome.session_id
+                        self.on_connected(message.welcome)
+                    elif kind == "decision_error":
+                        self.errors.append(message.decision_error)
+                        self.on_decision_error(message.decision_error)
+                    elif kind == "match_started":
+                        self.on_match_started(message.match_started)
+                    elif kind == "match_ended":
+                        self.on_match_ended(message.match_ended)
+            finally:
+                if stop_waiter is not None:
+                    stop_waiter.cancel()
+                for task in tasks:
+                    task.cancel()
+                outbox.put_nowait(None)
+
+    def _reply(self, request: bot_pb2.DecisionRequest, action: int | str,
+               outbox: asyncio.Queue[bot_pb2.BotMessage | None]) -> None:
+        decision = bot_pb2.Decision(request_id=request.request_id)
+        if isinstance(action, bool) or not isinstance(action, (int, str)):
+            action = str(action)
+        if isinstance(action, int):
+            decision.action_id = action
+        else:
+            decision.action_text = action
+        self.decisions += 1
+        outbox.put_nowait(bot_pb2.BotMessage(decision=decision))
+
+    def _answer(self, request: bot_pb2.DecisionRequest,
+                outbox: asyncio.Queue[bot_pb2.BotMessage | None]) -> None:
+        try:
+            action = self.decide(request)
+        except Exception:  # noqa: BLE001 - a crashing decide must not kill the stream
+            log.exception("decide failed for request %d", request.request_id)
+            return
+        if action is not None:
+            self._reply(request, action, outbox)
+
+    async def _answer_async(self, request: bot_pb2.DecisionRequest,
+                            outbox: asyncio.Queue[bot_pb2.BotMessage | None],
+                            semaphore: asyncio.Semaphore) -> None:
+        try:
+            action = await self.decide(request)  # type: ignore[misc]
+            if action is not None:
+                self._reply(request, action, outbox)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001
+            log.exception("decide failed for request %d", request.request_id)
+        finally:
+            semaphore.release()

@@ -32,8 +32,10 @@ Rules summary
   until some side's cumulative total reaches it. Higher total wins; equal is a draw.
 
 Options: ``games`` (int >= 1, default 1), ``target_score`` (int or None, default
-None; overrides ``games``), ``first_dealer`` (seat 0..3, default 0). Presets:
-``default``; ``two_games`` (``games=2``).
+None; overrides ``games``), ``first_dealer`` (seat 0..3, default 0). Preset:
+``default`` only (the shared conformance suite runs every preset, and a
+several-game preset would multiply its run time; ``games=2`` is checked by
+``tests/games/calypso/test_calypso_conformance.py``).
 
 Action ids
 ----------

@@ -7,6 +7,7 @@ history are in the package docstring (:mod:`arena.games.calypso`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import compress
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ _MIN_SIDE_POINTS_PER_GAME = 1040
 """Each of the 208 cards scores at least 10, so after g games some side has at least 1040 g."""
 
 _TOK = STANDARD_TOKENS
+_IDS = tuple(range(52))
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
@@ -93,10 +95,7 @@ class CalypsoGame(Game):
 
     name = "calypso"
     ruleset_version = 1
-    presets: Mapping[str, Mapping[str, Any]] = {
-        "default": {},
-        "two_games": {"games": 2},
-    }
+    presets: Mapping[str, Mapping[str, Any]] = {"default": {}}
     default_options: Mapping[str, Any] = {"games": 1, "target_score": None, "first_dealer": 0}
     action_space_size = 52
     zero_sum = False
@@ -169,6 +168,7 @@ class CalypsoState(State):
     def _start_game(self) -> None:
         self.game_index = len(self.game_results)
         self.pack: list[str] = self.dealer.shuffle(self.game.full_deck())
+        self.pack_ids = [card_index(t) for t in self.pack]
         self.current = [0, 0, 0, 0]
         self.completed = [0, 0, 0, 0]
         self.piles: list[list[int]] = [[], []]
@@ -185,8 +185,9 @@ class CalypsoState(State):
         base = 52 * self.deal
         hands = [[0] * 52 for _ in range(4)]
         first = self.dealer_seat + 1
+        ids = self.pack_ids
         for i in range(52):
-            hands[(first + i) & 3][card_index(self.pack[base + i])] += 1
+            hands[(first + i) & 3][ids[base + i]] += 1
         self.hands = hands
         self.hand_sizes = [13, 13, 13, 13]
         self.leader = first & 3
@@ -276,10 +277,10 @@ class CalypsoState(State):
         hand = self.hands[(self.leader + len(self.trick)) & 3]
         if self.trick:
             lo = (self.trick[0] // 13) * 13
-            follow = [c for c in range(lo, lo + 13) if hand[c]]
+            follow = list(compress(_IDS[lo:lo + 13], hand[lo:lo + 13]))
             if follow:
                 return follow  # type: ignore[return-value]
-        return [c for c in range(52) if hand[c]]  # type: ignore[return-value]
+        return list(compress(_IDS, hand))  # type: ignore[return-value]
 
     def illegal_reason(self, action: Action) -> str:
         card = int(action)  # type: ignore[call-overload]
@@ -345,7 +346,7 @@ class CalypsoState(State):
             owner = (first + i) & 3
             if owner == seat:
                 continue
-            c = card_index(self.pack[base + i])
+            c = self.pack_ids[base + i]
             if budget[owner][c]:
                 budget[owner][c] -= 1
                 hidden.append((k, base + i))

@@ -187,7 +187,7 @@ def test_observation_shows_only_own_hand() -> None:
 
 
 def test_two_game_match() -> None:
-    game = get_game("calypso", preset="two_games")
+    game = get_game("calypso", games=2)
     state = random_playout(game, 5)
     assert isinstance(state, CalypsoState)
     assert len(state.dealer.realized) == 2 and len(state.game_results) == 2

@@ -114,86 +114,144 @@ def _is_map(fd: FieldDescriptor) -> bool:
             and fd.message_type.GetOptions().map_entry)
 
 
-def _scalar(value: Any, fd: FieldDescriptor, where: str) -> Any:
+_STRING, _BOOL, _FLOAT, _INT, _MESSAGE = range(5)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _FieldInfo:
+    """Facts about one proto field, computed once per descriptor."""
+
+    fd: FieldDescriptor
+    name: str
+    kind: int
+    repeated: bool
+    is_map: bool
+    presence: bool
+
+
+@lru_cache(maxsize=None)
+def _info(fd: FieldDescriptor) -> _FieldInfo:
     if fd.type == FieldDescriptor.TYPE_STRING:
-        if isinstance(value, str):
+        kind = _STRING
+    elif fd.type == FieldDescriptor.TYPE_BOOL:
+        kind = _BOOL
+    elif fd.type in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        kind = _FLOAT
+    elif fd.type == FieldDescriptor.TYPE_MESSAGE:
+        kind = _MESSAGE
+    else:
+        kind = _INT
+    return _FieldInfo(fd, fd.name, kind, _is_repeated(fd), _is_map(fd), fd.has_presence)
+
+
+@lru_cache(maxsize=None)
+def _dataclass_plan(cls: type, desc: Descriptor) -> tuple[_FieldInfo, ...]:
+    """The proto field of each dataclass field, in declaration order."""
+    plan = []
+    for f in dataclasses.fields(cls):
+        fd = desc.fields_by_name.get(f.name)
+        if fd is None:
+            raise ConversionError(f"{desc.full_name} has no field {f.name!r} for {cls.__name__}.{f.name}")
+        plan.append(_info(fd))
+    return tuple(plan)
+
+
+@lru_cache(maxsize=None)
+def _tuple_plan(desc: Descriptor) -> tuple[_FieldInfo, ...]:
+    return tuple(_info(fd) for fd in desc.fields)
+
+
+def _scalar(value: Any, kind: int, where: str) -> Any:
+    t = type(value)
+    if kind == _STRING:
+        if t is str:
             return value
-        if isinstance(value, (int, float, bool)) or value is None:
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            if isinstance(value, str):
+                return str(value)
             raise ConversionError(f"{where}: expected text, got {value!r}")
         return str(value)  # a value object with a canonical text form
-    if fd.type == FieldDescriptor.TYPE_BOOL:
-        if not isinstance(value, bool):
+    if kind == _INT:
+        if t is int:
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConversionError(f"{where}: expected an integer, got {value!r}")
+        return int(value)  # IntEnum
+    if kind == _BOOL:
+        if t is not bool:
             raise ConversionError(f"{where}: expected bool, got {value!r}")
         return value
-    if fd.type in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConversionError(f"{where}: expected a number, got {value!r}")
-        return float(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConversionError(f"{where}: expected an integer, got {value!r}")
-    return int(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConversionError(f"{where}: expected a number, got {value!r}")
+    return float(value)
 
 
 def _fill(msg: Message, value: Any, where: str) -> None:
     """Fill ``msg`` from a dataclass (by name) or a tuple (by field order)."""
     desc: Descriptor = msg.DESCRIPTOR
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = [f.name for f in dataclasses.fields(value)]
-        for name in names:
-            fd = desc.fields_by_name.get(name)
-            if fd is None:
-                raise ConversionError(f"{where}: {desc.full_name} has no field {name!r} "
-                                      f"for {type(value).__name__}.{name}")
-            _set_field(msg, fd, getattr(value, name), f"{where}.{name}")
+    if hasattr(type(value), "__dataclass_fields__"):
+        for info in _dataclass_plan(type(value), desc):
+            _set_field(msg, info, getattr(value, info.name), where)
         return
-    if isinstance(value, (tuple, list)):
-        fds = desc.fields
-        if len(fds) == 1 and _is_repeated(fds[0]):
-            _set_field(msg, fds[0], value, f"{where}.{fds[0].name}")
+    if type(value) is tuple or isinstance(value, list):
+        plan = _tuple_plan(desc)
+        if len(plan) == 1 and plan[0].repeated:
+            _set_field(msg, plan[0], value, where)
             return
-        if len(value) != len(fds):
-            raise ConversionError(f"{where}: {len(value)} items for the {len(fds)} fields "
+        if len(value) != len(plan):
+            raise ConversionError(f"{where}: {len(value)} items for the {len(plan)} fields "
                                   f"of {desc.full_name}")
-        for fd, item in zip(fds, value):
-            _set_field(msg, fd, item, f"{where}.{fd.name}")
+        for info, item in zip(plan, value):
+            _set_field(msg, info, item, where)
         return
     raise ConversionError(f"{where}: cannot convert {type(value).__name__} to {desc.full_name}")
 
 
-def _set_field(msg: Message, fd: FieldDescriptor, value: Any, where: str) -> None:
-    if _is_map(fd):
-        if not isinstance(value, Mapping):
-            raise ConversionError(f"{where}: expected a mapping, got {type(value).__name__}")
-        target = getattr(msg, fd.name)
-        key_fd = fd.message_type.fields_by_name["key"]
-        val_fd = fd.message_type.fields_by_name["value"]
-        for k, v in value.items():
-            key = _scalar(k, key_fd, f"{where}[key]")
-            if val_fd.type == FieldDescriptor.TYPE_MESSAGE:
-                _fill(target[key], v, f"{where}[{k!r}]")
-            else:
-                target[key] = _scalar(v, val_fd, f"{where}[{k!r}]")
-        return
-    if _is_repeated(fd):
-        if isinstance(value, (frozenset, set)):
-            value = sorted(value, key=lambda v: (str(type(v)), v))
-        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-            raise ConversionError(f"{where}: expected a sequence, got {type(value).__name__}")
-        target = getattr(msg, fd.name)
-        if fd.type == FieldDescriptor.TYPE_MESSAGE:
-            for i, item in enumerate(value):
-                _fill(target.add(), item, f"{where}[{i}]")
+def _set_field(msg: Message, info: _FieldInfo, value: Any, where: str) -> None:
+    name = info.name
+    if info.repeated:
+        if info.is_map:
+            _set_map(msg, info, value, f"{where}.{name}")
+            return
+        if type(value) is not tuple and not isinstance(value, list):
+            if isinstance(value, (frozenset, set)):
+                value = sorted(value, key=lambda v: (str(type(v)), v))
+            elif isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+                raise ConversionError(f"{where}.{name}: expected a sequence, got {type(value).__name__}")
+        target = getattr(msg, name)
+        kind = info.kind
+        if kind == _MESSAGE:
+            for item in value:
+                _fill(target.add(), item, where)
+        elif kind == _STRING and all(type(v) is str for v in value):
+            target.extend(value)
+        elif kind == _INT and all(type(v) is int for v in value):
+            target.extend(value)
         else:
-            target.extend(_scalar(item, fd, f"{where}[{i}]") for i, item in enumerate(value))
+            target.extend([_scalar(item, kind, f"{where}.{name}[]") for item in value])
         return
     if value is None:
-        if not fd.has_presence:
-            raise ConversionError(f"{where}: None needs an optional field")
+        if not info.presence:
+            raise ConversionError(f"{where}.{name}: None needs an optional field")
         return
-    if fd.type == FieldDescriptor.TYPE_MESSAGE:
-        _fill(getattr(msg, fd.name), value, where)
+    if info.kind == _MESSAGE:
+        _fill(getattr(msg, name), value, where)
         return
-    setattr(msg, fd.name, _scalar(value, fd, where))
+    setattr(msg, name, _scalar(value, info.kind, f"{where}.{name}"))
+
+
+def _set_map(msg: Message, info: _FieldInfo, value: Any, where: str) -> None:
+    if not isinstance(value, Mapping):
+        raise ConversionError(f"{where}: expected a mapping, got {type(value).__name__}")
+    target = getattr(msg, info.name)
+    key_kind = _info(info.fd.message_type.fields_by_name["key"]).kind
+    val_info = _info(info.fd.message_type.fields_by_name["value"])
+    for k, v in value.items():
+        key = _scalar(k, key_kind, f"{where}[key]")
+        if val_info.kind == _MESSAGE:
+            _fill(target[key], v, f"{where}[{k!r}]")
+        else:
+            target[key] = _scalar(v, val_info.kind, f"{where}[{k!r}]")
 
 
 def observation_to_proto(game: str, obs: Any) -> tuple[str, Message]:
@@ -216,9 +274,19 @@ def observation_to_proto(game: str, obs: Any) -> tuple[str, Message]:
 
 
 def set_observation(request: bot_pb2.DecisionRequest, game: str, obs: Any) -> None:
-    """Put ``obs`` into ``request``'s ``observation`` oneof."""
-    field, msg = observation_to_proto(game, obs)
-    getattr(request, field).CopyFrom(msg)
+    """Put ``obs`` into ``request``'s ``observation`` oneof (same checks as
+    :func:`observation_to_proto`)."""
+    cls = observation_class(game)
+    if cls is None:
+        field, msg = observation_to_proto(game, obs)
+        getattr(request, field).CopyFrom(msg)
+        return
+    if type(obs) is not cls:
+        raise ConversionError(f"{game}: expected {cls.__name__}, got {type(obs).__name__}")
+    field = TYPED_OBSERVATIONS[game][2]
+    target = getattr(request, field)
+    _fill(target, obs, cls.__name__)
+    target.SetInParent()  # an observation with only default values is still set
 
 
 # ---------------------------------------------------------------- from proto

@@ -178,22 +178,19 @@ class Bot:
                    else grpc.aio.insecure_channel(target))
         async with channel:
             call = bot_pb2_grpc.BotServiceStub(channel).Connect(outgoing())
-            stop_waiter = asyncio.ensure_future(self._stop.wait()) if self._stop else None
+            stopped = False
+
+            async def watch_stop() -> None:
+                nonlocal stopped
+                if self._stop is not None:
+                    await self._stop.wait()
+                    stopped = True
+                    call.cancel()
+
+            watcher = asyncio.create_task(watch_stop())
             try:
                 semaphore = asyncio.Semaphore(self.max_concurrent)
-                reader = call.__aiter__()
-                while True:
-                    next_msg = asyncio.ensure_future(reader.__anext__())
-                    waiters = {next_msg} | ({stop_waiter} if stop_waiter else set())
-                    await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-                    if not next_msg.done():
-                        next_msg.cancel()
-                        call.cancel()
-                        return welcomed
-                    try:
-                        message = next_msg.result()
-                    except StopAsyncIteration:
-                        return welcomed
+                async for message in call:
                     kind = message.WhichOneof("kind")
                     if kind == "decision_request":
                         request = message.decision_request
@@ -218,12 +215,18 @@ class Bot:
                         self.on_match_started(message.match_started)
                     elif kind == "match_ended":
                         self.on_match_ended(message.match_ended)
+            except asyncio.CancelledError:
+                if not stopped:
+                    raise
+            except grpc.aio.AioRpcError as exc:
+                if not (stopped and exc.code() == grpc.StatusCode.CANCELLED):
+                    raise
             finally:
-                if stop_waiter is not None:
-                    stop_waiter.cancel()
+                watcher.cancel()
                 for task in tasks:
                     task.cancel()
                 outbox.put_nowait(None)
+        return welcomed
 
     def _reply(self, request: bot_pb2.DecisionRequest, action: int | str,
                outbox: asyncio.Queue[bot_pb2.BotMessage | None]) -> None:

@@ -1,0 +1,531 @@
+"""The bridge state: auction, play and scoring of one match (a board or a rubber).
+
+See the package docstring (:mod:`arena.games.bridge`) for the action ids, the
+observation layout and the rule decisions. Hot-path design: hands are 52-bit ints,
+the legal cards of the hand to play are kept as a mask (``_legal_mask``) computed
+once per card, calls use precomputed legal lists, and single legal cards are played
+by the referee, not here: a forced card is an ordinary action in the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from arena.core.cards import STANDARD_TOKENS, card_index, parse_card, standard_deck
+from arena.core.dealing import Dealer
+from arena.core.errors import IllegalActionError, InvalidActionError
+from arena.core.state import TERMINAL, Action, State
+
+from arena.games.bridge.calls import (AUCTION_LEGAL, DOUBLE, FIRST_BID, PASS, REDOUBLE,
+                                      call_illegal_reason, call_to_string, string_to_call)
+from arena.games.bridge.cardmasks import SUIT_CARDS, SUIT_MASK, deal_masks, mask_to_ids
+from arena.games.bridge.scoring import (board_dealer, board_vulnerability, duplicate_score_parts,
+                                        format_contract, honours_bonus, rubber_deal)
+
+if TYPE_CHECKING:
+    from arena.games.bridge.game import BridgeGame
+    from arena.games.bridge.observation import BridgeObservation
+
+__all__ = ["Phase", "BridgeState", "DealRecord"]
+
+
+class Phase(IntEnum):
+    """Phases of a deal. (The deal itself is the seeded shuffle, not a phase with actions.)"""
+
+    AUCTION = 0
+    PLAY = 1
+    OVER = 2
+
+
+_AUCTION = 0
+_PLAY = 1
+_OVER = 2
+_ACTION_TEXT: tuple[str, ...] = STANDARD_TOKENS + tuple(call_to_string(a) for a in range(52, 90))
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_SEAT_NAMES = "NESW"
+
+
+class DealRecord(dict[str, Any]):
+    """A finished deal (kept for score sheets and PBN export).
+
+    Keys: ``deal`` (1-based number in the match), ``rubber`` (1-based; 0 in duplicate),
+    ``board``, ``deck_index`` (index into ``dealer.realized``), ``dealer``,
+    ``vulnerable`` (NS, EW), ``calls`` (call ids), ``plays`` (card ids in play order),
+    ``level``, ``strain``, ``doubled``, ``declarer`` (-1 passed out), ``tricks``
+    (declaring side's, -1 passed out), ``contract`` (text, ``Pass``), ``ns_score``
+    (duplicate: the board score from N-S; rubber: N-S points minus E-W points of the
+    deal), and in rubber ``ns_below``, ``ns_above``, ``ew_below``, ``ew_above``
+    (points written by this deal), ``games`` (after it) and ``note``.
+    """
+
+
+class BridgeState(State):
+    """One bridge match; see :mod:`arena.games.bridge`."""
+
+    game: BridgeGame
+
+    def __init__(self, game: BridgeGame, dealer: Dealer, board: int | None = None) -> None:
+        rubber = game.options["scoring"] == "rubber"
+        if rubber and board is not None:
+            raise ValueError("board= applies to duplicate scoring only; a rubber starts with N dealing")
+        if board is not None and (type(board) is not int or board < 1):
+            raise ValueError(f"board must be an integer >= 1, got {board!r}")
+        super().__init__(game, dealer, None if rubber else {"board": 1 if board is None else board})
+        self._rubber = rubber
+        self._board = 0 if rubber else (1 if board is None else board)
+        self._honours = bool(game.options["honours"]) and rubber
+        self._deal_cap = int(game.options["deal_cap"])
+        self._rubbers = int(game.options["rubbers"])
+        self._records: list[DealRecord] = []
+        # Rubber bookkeeping (per side: 0 = N-S, 1 = E-W).
+        self._games = [0, 0]
+        self._parts = [0, 0]
+        self._below = [0, 0]
+        self._above = [0, 0]
+        self._totals = [0, 0]
+        self._rubber_no = 0
+        self._deals_in_rubber = 0
+        self._ns_result = 0
+        if rubber:
+            self._dealer_seat = 0
+            self._vul = (False, False)
+        else:
+            self._dealer_seat = board_dealer(self._board)
+            self._vul = board_vulnerability(self._board)
+        self._start_deal()
+
+    # -- deal setup ---------------------------------------------------------------
+    def _start_deal(self) -> None:
+        deck = self.dealer.shuffle(standard_deck())
+        self._deck_index = len(self.dealer.realized) - 1
+        self._deck = deck
+        hands = deal_masks(deck, self._dealer_seat)
+        self._initial = tuple(hands)
+        self._hands = hands
+        self._phase = _AUCTION
+        self._actor = self._dealer_seat
+        self._calls: list[int] = []
+        self._last_bid = -1
+        self._last_bidder = -1
+        self._doubled = 0
+        self._passes = 0
+        self._namer = [-1] * 10
+        self._level = 0
+        self._strain = -1
+        self._trump = -1
+        self._declarer = -1
+        self._dummy = -1
+        self._hand = -1
+        self._leader = -1
+        self._trick: list[int] = []
+        self._plays: list[int] = []
+        self._leaders: list[int] = []
+        self._won = [0, 0]
+        self._legal_mask = 0
+        self._lead_suit_mask = 0
+
+    # -- protocol ---------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        """The phase of the current deal."""
+        return Phase(self._phase)
+
+    def current_player(self) -> int:
+        return self._actor
+
+    def is_terminal(self) -> bool:
+        return self._phase == _OVER
+
+    def returns(self) -> list[float]:
+        ns = float(self._ns_result)
+        return [ns, -ns, ns, -ns]
+
+    def _legal_actions(self) -> list[Action]:
+        if self._phase == _PLAY:
+            m = self._legal_mask
+            sm = self._lead_suit_mask
+            if (m & sm) == m:  # following suit: one suit only
+                s = (m.bit_length() - 1) // 13
+                return list(SUIT_CARDS[s][m >> (13 * s)])
+            return mask_to_ids(m)  # type: ignore[return-value]
+        return list(AUCTION_LEGAL[self._auction_key()])
+
+    def _auction_key(self) -> int:
+        lb = self._last_bid
+        if lb < 0:
+            return 0
+        opp = (self._last_bidder ^ self._actor) & 1
+        d = self._doubled
+        return (lb - REDOUBLE) * 3 + (1 if (d == 0 and opp) else 2 if (d == 1 and not opp) else 0)
+
+    def validate(self, action: Action) -> None:
+        """Cheap check for legal integer ids; the base class explains anything else."""
+        if type(action) is int:
+            if self._phase == _PLAY:
+                if 0 <= action < 52 and self._legal_mask >> action & 1:
+                    return
+            elif self._phase == _AUCTION and action >= PASS:
+                cache = self._legal_cache
+                if cache is None:
+                    cache = self.legal_actions()
+                if action in cache:
+                    return
+        super().validate(action)
+
+    def illegal_reason(self, action: Action) -> str:
+        a = int(action)  # type: ignore[call-overload]
+        if self._phase == _AUCTION:
+            if a < PASS:
+                return f"{_ACTION_TEXT[a]} is a card, but the auction is in progress: make a call"
+            reason = call_illegal_reason(a, self._actor, self._last_bid, self._last_bidder,
+                                         self._doubled)
+            return reason or f"{call_to_string(a)} is not legal now"
+        if self._phase == _PLAY:
+            if a >= PASS:
+                return f"{call_to_string(a)} is a call, but the auction is over: play a card"
+            whose = "dummy's hand" if self._hand == self._dummy else "your hand"
+            tok = _ACTION_TEXT[a]
+            if not self._hands[self._hand] >> a & 1:
+                return f"{tok} is not in {whose}"
+            led = self._trick[0] // 13 if self._trick else -1
+            return (f"{tok} does not follow suit: {_SUIT_NAMES[led]} were led and "
+                    f"{whose} holds {_SUIT_NAMES[led]}")
+        return "the match is over"
+
+    def _apply_action(self, action: Action) -> None:
+        if self._phase == _PLAY:
+            self._apply_play(action)  # type: ignore[arg-type]
+        else:
+            self._apply_auction(action)  # type: ignore[arg-type]
+
+    # -- auction ------------------------------------------------------------------
+    def _apply_auction(self, a: int) -> None:
+        seat = self._actor
+        self._calls.append(a)
+        if a == PASS:
+            self._passes += 1
+            if self._passes >= 3:
+                if self._last_bid >= 0:
+                    self._end_auction()
+                    return
+                if self._passes == 4:
+                    self._end_deal(passed_out=True)
+                    return
+        elif a >= FIRST_BID:
+            self._last_bid = a
+            self._last_bidder = seat
+            self._doubled = 0
+            self._passes = 0
+            k = (seat & 1) * 5 + (a - FIRST_BID) % 5
+            if self._namer[k] < 0:
+                self._namer[k] = seat
+        else:
+            self._doubled = a - PASS  # DOUBLE -> 1, REDOUBLE -> 2
+            self._passes = 0
+        self._actor = (seat + 1) & 3
+
+    def _end_auction(self) -> None:
+        bid = self._last_bid
+        self._level = (bid - FIRST_BID) // 5 + 1
+        strain = self._strain = (bid - FIRST_BID) % 5
+        self._trump = strain if strain < 4 else -1
+        declarer = self._declarer = self._namer[(self._last_bidder & 1) * 5 + strain]
+        self._dummy = declarer ^ 2
+        self._phase = _PLAY
+        leader = self._leader = self._hand = (declarer + 1) & 3
+        self._leaders.append(leader)
+        self._lead_suit_mask = 0
+        self._legal_mask = self._hands[leader]
+        self._actor = leader  # the opening leader is a defender; never forced (13 cards)
+
+    # -- play ---------------------------------------------------------------------
+    def _apply_play(self, card: int) -> None:
+        hand = self._hand
+        hands = self._hands
+        trick = self._trick
+        plays = self._plays
+        hands[hand] ^= 1 << card
+        trick.append(card)
+        plays.append(card)
+        if len(trick) == 4:
+            # Winner: highest trump, else highest card of the suit led.
+            best = trick[0]
+            bi = 0
+            trump = self._trump
+            for i in (1, 2, 3):
+                c = trick[i]
+                s = c // 13
+                if s == best // 13:
+                    if c > best:
+                        best = c
+                        bi = i
+                elif s == trump:
+                    best = c
+                    bi = i
+            hand = (self._leader + bi) & 3
+            self._won[hand & 1] += 1
+            trick.clear()
+            if len(plays) == 52:
+                self._end_deal(passed_out=False)
+                return
+            self._leader = hand
+            self._leaders.append(hand)
+            self._lead_suit_mask = 0
+            self._legal_mask = hands[hand]
+        else:
+            if len(trick) == 1:
+                self._lead_suit_mask = SUIT_MASK[card // 13]
+            hand = (hand + 1) & 3
+            h = hands[hand]
+            self._legal_mask = h & self._lead_suit_mask or h
+        self._hand = hand
+        self._actor = self._declarer if hand == self._dummy else hand
+
+    # -- end of a deal -----------------------------------------------------------------
+    def _end_deal(self, *, passed_out: bool) -> None:
+        declarer = self._declarer
+        tricks = -1 if passed_out else self._won[declarer & 1]
+        rec = DealRecord(
+            deal=len(self._records) + 1, rubber=self._rubber_no + 1 if self._rubber else 0,
+            board=self._board, deck_index=self._deck_index, dealer=self._dealer_seat,
+            vulnerable=self._vul, calls=tuple(self._calls), plays=tuple(self._plays),
+            level=self._level, strain=self._strain, doubled=self._doubled if not passed_out else 0,
+            declarer=declarer, tricks=tricks,
+            contract=format_contract(self._level, self._strain,
+                                     self._doubled if not passed_out else 0))
+        self._records.append(rec)
+        if not self._rubber:
+            score = 0
+            if not passed_out:
+                score = duplicate_score_parts(self._level, self._strain, self._doubled,
+                                              self._vul[declarer & 1], tricks)
+                if declarer & 1:
+                    score = -score
+            rec["ns_score"] = score
+            self._ns_result = score
+            self._finish()
+            return
+        self._score_rubber_deal(rec, passed_out)
+
+    def _finish(self) -> None:
+        self._phase = _OVER
+        self._actor = TERMINAL
+        self._hand = -1
+        self._legal_mask = 0
+
+    def _score_rubber_deal(self, rec: DealRecord, passed_out: bool) -> None:
+        below = [0, 0]
+        above = [0, 0]
+        notes: list[str] = []
+        rubber_over = False
+        if passed_out:
+            notes.append("passed out")
+        else:
+            side = self._declarer & 1
+            vul = self._games[side] >= 1
+            b, a, d = rubber_deal(rec["contract"], vul, rec["tricks"])
+            below[side] += b
+            above[side] += a
+            above[1 - side] += d
+            if self._honours:
+                for seat in range(4):
+                    h = honours_bonus(self._initial[seat], self._strain)
+                    if h:
+                        above[seat & 1] += h
+                        notes.append(f"honours {h} {_SEAT_NAMES[seat]}")
+            self._parts[side] += b
+            if self._parts[side] >= 100:
+                self._games[side] += 1
+                self._parts = [0, 0]
+                notes.append(f"game {'NS' if side == 0 else 'EW'}")
+                if self._games[side] == 2:
+                    bonus = 700 if self._games[1 - side] == 0 else 500
+                    above[side] += bonus
+                    notes.append(f"rubber bonus {bonus}")
+                    rubber_over = True
+        self._deals_in_rubber += 1
+        if not rubber_over and self._deals_in_rubber >= self._deal_cap:
+            rubber_over = True
+            notes.append(f"deal cap {self._deal_cap} reached")
+            g0, g1 = self._games
+            if (g0 >= 1) != (g1 >= 1):
+                winner = 0 if g0 > g1 else 1
+                above[winner] += 300
+                notes.append(f"unfinished rubber: 300 {'NS' if winner == 0 else 'EW'}")
+            p0, p1 = self._parts
+            if (p0 > 0) != (p1 > 0):
+                who = 0 if p0 > 0 else 1
+                above[who] += 100
+                notes.append(f"part-score in unfinished game: 100 {'NS' if who == 0 else 'EW'}")
+        for s in (0, 1):
+            self._below[s] += below[s]
+            self._above[s] += above[s]
+        rec.update(ns_below=below[0], ns_above=above[0], ew_below=below[1], ew_above=above[1],
+                   games=tuple(self._games), note="; ".join(notes),
+                   ns_score=below[0] + above[0] - below[1] - above[1])
+        self._ns_result += rec["ns_score"]
+        if rubber_over:
+            self._rubber_no += 1
+            for s in (0, 1):
+                self._totals[s] += self._below[s] + self._above[s]
+            if self._rubber_no >= self._rubbers:
+                self._finish()
+                return
+            self._games = [0, 0]
+            self._parts = [0, 0]
+            self._below = [0, 0]
+            self._above = [0, 0]
+            self._deals_in_rubber = 0
+        self._vul = (self._games[0] >= 1, self._games[1] >= 1)
+        self._dealer_seat = (self._dealer_seat + 1) & 3
+        self._start_deal()
+
+    # -- text -------------------------------------------------------------------------
+    def action_to_string(self, action: Action) -> str:
+        if type(action) is not int or not 0 <= action < 90:
+            raise InvalidActionError(f"action must be an integer id 0..89, got {action!r}")
+        return _ACTION_TEXT[action]
+
+    def string_to_action(self, text: str) -> Action:
+        """Parse a card (play phase) or a call (auction).
+
+        ``2C`` .. ``7S`` are both cards and bids; the phase decides. At the end of a
+        match a bid reading is tried first.
+        """
+        if not isinstance(text, str):
+            raise InvalidActionError(f"action text must be a string, got {type(text).__name__}")
+        if self._phase == _PLAY:
+            return card_index(parse_card(text))
+        try:
+            return string_to_call(text)
+        except InvalidActionError:
+            if self._phase == _AUCTION:
+                raise
+            return card_index(parse_card(text))
+
+    def history_strings(self) -> list[str]:
+        """Canonical texts of every action (ids map to text without replay)."""
+        return [_ACTION_TEXT[a] for a in self.history]  # type: ignore[index]
+
+    # -- information ----------------------------------------------------------------------
+    def observation(self, seat: int) -> BridgeObservation:
+        from arena.games.bridge.observation import build_observation
+
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0..3, got {seat}")
+        return build_observation(self, seat)
+
+    def card_locations(self) -> Mapping[str, Iterable[str]]:
+        locs: dict[str, Iterable[str]] = {
+            _SEAT_NAMES[s]: [STANDARD_TOKENS[i] for i in mask_to_ids(self._hands[s])]
+            for s in range(4)}
+        locs["played"] = [STANDARD_TOKENS[i] for i in self._plays]
+        return locs
+
+    def dummy_exposed(self) -> bool:
+        """Whether dummy's cards are public (from the opening lead to the end of the deal)."""
+        return self._dummy >= 0 and len(self._plays) > 0
+
+    def hidden_positions(self, seat: int) -> list[tuple[int, int]]:
+        k = self._deck_index
+        first = self._dealer_seat + 1
+        exposed_dummy = self._dummy if self.dummy_exposed() else -1
+        hands = self._hands
+        out = []
+        for p, tok in enumerate(self._deck):
+            owner = (first + p) & 3
+            if owner == seat or owner == exposed_dummy:
+                continue
+            if hands[owner] >> card_index(tok) & 1:
+                out.append((k, p))
+        return out
+
+    # -- copies ---------------------------------------------------------------------------
+    def clone(self) -> BridgeState:
+        other = BridgeState.__new__(BridgeState)
+        d = other.__dict__
+        d.update(self.__dict__)
+        dealer = Dealer.__new__(Dealer)
+        dealer.seed = self.dealer.seed
+        dealer.stacked = self.dealer.stacked
+        dealer.realized = list(self.dealer.realized)
+        d["dealer"] = dealer
+        d["history"] = list(self.history)
+        d["_legal_cache"] = None
+        d["_hands"] = list(self._hands)
+        d["_calls"] = list(self._calls)
+        d["_namer"] = list(self._namer)
+        d["_trick"] = list(self._trick)
+        d["_plays"] = list(self._plays)
+        d["_leaders"] = list(self._leaders)
+        d["_won"] = list(self._won)
+        if self._rubber:
+            d["_records"] = list(self._records)
+            d["_games"] = list(self._games)
+            d["_parts"] = list(self._parts)
+            d["_below"] = list(self._below)
+            d["_above"] = list(self._above)
+            d["_totals"] = list(self._totals)
+        else:
+            d["_records"] = list(self._records)
+        return other
+
+    # -- read-only views for observation, records and describe ------------------------------
+    @property
+    def board(self) -> int:
+        """Duplicate board number (0 in rubber)."""
+        return self._board
+
+    @property
+    def deal_dealer(self) -> int:
+        """Dealer of the current deal."""
+        return self._dealer_seat
+
+    @property
+    def vulnerable(self) -> tuple[bool, bool]:
+        """(N-S, E-W) vulnerability of the current deal."""
+        return self._vul
+
+    @property
+    def calls(self) -> list[int]:
+        """Call ids of the current deal's auction, first by the dealer."""
+        return list(self._calls)
+
+    @property
+    def plays(self) -> list[int]:
+        """Card ids played in the current deal, in order (forced cards included)."""
+        return list(self._plays)
+
+    @property
+    def declarer(self) -> int:
+        """Declarer seat of the current deal, -1 before the end of the auction."""
+        return self._declarer
+
+    @property
+    def dummy(self) -> int:
+        """Dummy seat of the current deal, -1 before the end of the auction."""
+        return self._dummy
+
+    @property
+    def contract(self) -> str:
+        """Contract text of the current deal ('' during the auction, 'Pass' if passed out)."""
+        if self._declarer >= 0:
+            return format_contract(self._level, self._strain, self._doubled)
+        if self._phase == _OVER or (len(self._calls) == 4 and self._last_bid < 0):
+            return "Pass"
+        return ""
+
+    @property
+    def records(self) -> list[DealRecord]:
+        """Finished deals of the match, in order."""
+        return list(self._records)
+
+    def hand_mask(self, seat: int) -> int:
+        """Remaining cards of ``seat`` as a mask (engine-internal; not for bots)."""
+        return self._hands[seat]
+
+    def initial_hands(self) -> tuple[int, ...]:
+        """The current deal's four dealt hands as masks (engine-internal; not for bots)."""
+        return self._initial

@@ -95,9 +95,14 @@ class RatingBook(Rater):
         rs = result.ruleset
         k, cap = self.config.k, self.config.cap
         deltas: dict[BotId, float] = {}
+        ratings, initial = self._ratings, self.config.initial
         for c in comparisons:
-            ra = sum(self.rating(rs, b) for b in c.a) / len(c.a)
-            rb = sum(self.rating(rs, b) for b in c.b) / len(c.b)
+            if len(c.a) == 1 and len(c.b) == 1:
+                ra = ratings.get((rs, c.a[0]), initial)
+                rb = ratings.get((rs, c.b[0]), initial)
+            else:
+                ra = sum(ratings.get((rs, b), initial) for b in c.a) / len(c.a)
+                rb = sum(ratings.get((rs, b), initial) for b in c.b) / len(c.b)
             d = k * c.weight * (c.score - expected_score(ra, rb, cap=cap))
             for b in c.a:
                 deltas[b] = deltas.get(b, 0.0) + d

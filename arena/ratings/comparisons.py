@@ -89,6 +89,9 @@ class DealLedger:
 
         :raises RatingError: if a table of the same deal has a different number of seats.
         """
+        if result.deal_id is None and result.teams is None and len(result.seats) == 2:  # fast path
+            (a, b), (x, y) = result.seats, result.returns
+            return [] if a == b else [Comparison((a,), (b,), outcome(x, y), 1.0)]
         sides = result.sides()
         g = len(sides)
         if result.deal_id is None:

@@ -86,24 +86,27 @@ class MatchResult:
         deal_id: str | None = None,
         match_id: str | None = None,
     ) -> None:
-        object.__setattr__(self, "ruleset", str(ruleset))
-        object.__setattr__(self, "seats", tuple(str(s) for s in seats))
-        object.__setattr__(self, "returns", tuple(float(x) for x in returns))
-        object.__setattr__(
-            self, "teams", None if teams is None else tuple(tuple(int(i) for i in t) for t in teams)
-        )
-        object.__setattr__(self, "deal_id", None if deal_id is None else str(deal_id))
-        object.__setattr__(self, "match_id", match_id)
-        self._validate()
-
-    def _validate(self) -> None:
-        n = len(self.seats)
+        setattr_ = object.__setattr__
+        seats_t = tuple(map(str, seats))
+        returns_t = tuple(map(float, returns))
+        setattr_(self, "ruleset", str(ruleset))
+        setattr_(self, "seats", seats_t)
+        setattr_(self, "returns", returns_t)
+        setattr_(self, "teams", None if teams is None else tuple(tuple(map(int, t)) for t in teams))
+        setattr_(self, "deal_id", None if deal_id is None else str(deal_id))
+        setattr_(self, "match_id", match_id)
+        n = len(seats_t)
         if n < 2:
             raise RatingError(f"a result needs at least two seats, got {n}")
-        if len(self.returns) != n:
-            raise RatingError(f"{n} seats but {len(self.returns)} returns")
-        if not all(math.isfinite(x) for x in self.returns):
-            raise RatingError(f"returns must be finite numbers: {self.returns}")
+        if len(returns_t) != n:
+            raise RatingError(f"{n} seats but {len(returns_t)} returns")
+        if not all(map(math.isfinite, returns_t)):
+            raise RatingError(f"returns must be finite numbers: {returns_t}")
+        if self.teams is not None:
+            self._validate_teams()
+
+    def _validate_teams(self) -> None:
+        n = len(self.seats)
         if self.teams is not None:
             flat = sorted(i for t in self.teams for i in t)
             if flat != list(range(n)) or any(not t for t in self.teams):

@@ -92,11 +92,13 @@ def build_observation(state: BridgeState, seat: int) -> BridgeObservation:
         tricks.append((leader, cards, winner))
     in_play = phase == 1
     cur = plays[4 * n_full:]
+    rs = s._rs
     if phase == 2:
         ns = s._ns_result
         score = (s._totals[0], s._totals[1]) if s._rubber else ((ns, 0) if ns > 0 else (0, -ns))
     else:
-        score = (s._totals[0] + s._below[0] + s._above[0], s._totals[1] + s._below[1] + s._above[1])
+        t0, t1 = rs.totals()
+        score = (s._totals[0] + t0, s._totals[1] + t1)
     return BridgeObservation(
         seat=seat,
         phase=_PHASES[phase],
@@ -117,8 +119,8 @@ def build_observation(state: BridgeState, seat: int) -> BridgeObservation:
         current_trick=tuple(STANDARD_TOKENS[c] for c in cur) if in_play else (),
         tricks=tuple(tricks),
         tricks_won=(s._won[0], s._won[1]),
-        games=(s._games[0], s._games[1]),
-        part_scores=(s._parts[0], s._parts[1]),
+        games=(rs.games[0], rs.games[1]),
+        part_scores=(rs.parts[0], rs.parts[1]),
         score=score,
     )
 

@@ -10,6 +10,7 @@ Stable helpers:
   declarer above, defenders above).
 * :func:`board_dealer`, :func:`board_vulnerability` -- the 16-board cycle.
 * :func:`honours_bonus` -- optional rubber honours.
+* :class:`RubberScore` -- games, lines, vulnerability, rubber and unfinished-rubber bonuses.
 
 Contract text: ``<level><strain>[X|XX]`` with strain ``C D H S N`` (``NT`` accepted).
 
@@ -21,11 +22,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
+from typing import Any
 
 __all__ = [
     "parse_contract", "format_contract", "trick_points", "undertrick_penalty",
     "duplicate_score", "duplicate_score_parts", "imps", "matchpoints", "rubber_deal",
-    "honours_bonus", "board_dealer", "board_vulnerability", "VULNERABILITY_NAMES",
+    "honours_bonus", "board_dealer", "board_vulnerability", "VULNERABILITY_NAMES", "RubberScore",
 ]
 
 _STRAINS = "CDHSN"
@@ -208,3 +210,107 @@ def board_vulnerability(board: int) -> tuple[bool, bool]:
     i = board - 1
     code = (i + (i // 4) % 4) % 4
     return code in (1, 3), code in (2, 3)
+
+
+class RubberScore:
+    """The score of one rubber (rules/bridge.md section 8), updated deal by deal.
+
+    Sides are 0 (N-S) and 1 (E-W). Lists hold one entry per side.
+
+    >>> r = RubberScore()
+    >>> r.record_deal(0, "4S", 10)["note"], r.games, r.vulnerable(0)
+    ('game NS', [1, 0], True)
+    """
+
+    __slots__ = ("games", "parts", "below", "above", "deals", "over")
+
+    def __init__(self) -> None:
+        self.games = [0, 0]
+        """Games won."""
+        self.parts = [0, 0]
+        """Below-the-line points in the current game."""
+        self.below = [0, 0]
+        """Below-the-line totals of the rubber."""
+        self.above = [0, 0]
+        """Above-the-line totals of the rubber."""
+        self.deals = 0
+        """Deals scored, passed-out deals included."""
+        self.over = False
+        """Whether the rubber has ended (two games, or :meth:`finish_incomplete`)."""
+
+    def copy(self) -> RubberScore:
+        """An independent copy."""
+        other = RubberScore.__new__(RubberScore)
+        other.games, other.parts = list(self.games), list(self.parts)
+        other.below, other.above = list(self.below), list(self.above)
+        other.deals, other.over = self.deals, self.over
+        return other
+
+    def vulnerable(self, side: int) -> bool:
+        """A side is vulnerable once it has won a game."""
+        return self.games[side] >= 1
+
+    def totals(self) -> tuple[int, int]:
+        """Below plus above the line, per side."""
+        return self.below[0] + self.above[0], self.below[1] + self.above[1]
+
+    def record_deal(self, side: int, contract: str, tricks: int,
+                    honours: tuple[int, int] = (0, 0)) -> dict[str, Any]:
+        """Score a played deal declared by ``side``; returns the points it wrote.
+
+        :param honours: honours points of (N-S, E-W), already computed (see
+            :func:`honours_bonus`).
+        :returns: ``below`` and ``above`` (per side, this deal) and ``note``.
+        """
+        if self.over:
+            raise ValueError("the rubber is over")
+        below = [0, 0]
+        above = [honours[0], honours[1]]
+        notes = []
+        b, a, d = rubber_deal(contract, self.vulnerable(side), tricks)
+        below[side] += b
+        above[side] += a
+        above[1 - side] += d
+        self.parts[side] += b
+        if self.parts[side] >= 100:
+            self.games[side] += 1
+            self.parts = [0, 0]
+            notes.append(f"game {'NS' if side == 0 else 'EW'}")
+            if self.games[side] == 2:
+                bonus = 700 if self.games[1 - side] == 0 else 500
+                above[side] += bonus
+                notes.append(f"rubber bonus {bonus}")
+                self.over = True
+        return self._write(below, above, notes)
+
+    def record_passed_out(self) -> dict[str, Any]:
+        """A passed-out deal: no score (it still counts towards the deal cap)."""
+        if self.over:
+            raise ValueError("the rubber is over")
+        return self._write([0, 0], [0, 0], ["passed out"])
+
+    def finish_incomplete(self) -> dict[str, Any]:
+        """End an unfinished rubber (Law 80): 300 for the only side with a game,
+        100 for the only side with a part-score in the current game."""
+        above = [0, 0]
+        notes = []
+        g0, g1 = self.games
+        if (g0 >= 1) != (g1 >= 1):
+            w = 0 if g0 > g1 else 1
+            above[w] += 300
+            notes.append(f"unfinished rubber: 300 {'NS' if w == 0 else 'EW'}")
+        p0, p1 = self.parts
+        if (p0 > 0) != (p1 > 0):
+            w = 0 if p0 > 0 else 1
+            above[w] += 100
+            notes.append(f"part-score in unfinished game: 100 {'NS' if w == 0 else 'EW'}")
+        self.over = True
+        self.deals -= 1  # _write counts a deal; this is not one
+        return self._write([0, 0], above, notes)
+
+    def _write(self, below: list[int], above: list[int], notes: list[str]) -> dict[str, Any]:
+        self.deals += 1
+        for s in (0, 1):
+            self.below[s] += below[s]
+            self.above[s] += above[s]
+        return {"below": below, "above": above, "note": "; ".join(notes)}

@@ -22,7 +22,7 @@ from arena.games.bridge.calls import (AUCTION_LEGAL, DOUBLE, FIRST_BID, PASS, RE
                                       call_illegal_reason, call_to_string, string_to_call)
 from arena.games.bridge.cardmasks import SUIT_CARDS, SUIT_MASK, deal_masks, mask_to_ids
 from arena.games.bridge.scoring import (board_dealer, board_vulnerability, duplicate_score_parts,
-                                        format_contract, honours_bonus, rubber_deal)
+                                        RubberScore, format_contract, honours_bonus)
 
 if TYPE_CHECKING:
     from arena.games.bridge.game import BridgeGame
@@ -80,13 +80,9 @@ class BridgeState(State):
         self._rubbers = int(game.options["rubbers"])
         self._records: list[DealRecord] = []
         # Rubber bookkeeping (per side: 0 = N-S, 1 = E-W).
-        self._games = [0, 0]
-        self._parts = [0, 0]
-        self._below = [0, 0]
-        self._above = [0, 0]
+        self._rs = RubberScore()
         self._totals = [0, 0]
         self._rubber_no = 0
-        self._deals_in_rubber = 0
         self._ns_result = 0
         if rubber:
             self._dealer_seat = 0
@@ -316,69 +312,41 @@ class BridgeState(State):
         self._legal_mask = 0
 
     def _score_rubber_deal(self, rec: DealRecord, passed_out: bool) -> None:
-        below = [0, 0]
-        above = [0, 0]
-        notes: list[str] = []
-        rubber_over = False
+        rs = self._rs
         if passed_out:
-            notes.append("passed out")
+            row = rs.record_passed_out()
         else:
-            side = self._declarer & 1
-            vul = self._games[side] >= 1
-            b, a, d = rubber_deal(rec["contract"], vul, rec["tricks"])
-            below[side] += b
-            above[side] += a
-            above[1 - side] += d
+            honours = [0, 0]
+            notes = []
             if self._honours:
                 for seat in range(4):
                     h = honours_bonus(self._initial[seat], self._strain)
                     if h:
-                        above[seat & 1] += h
+                        honours[seat & 1] += h
                         notes.append(f"honours {h} {_SEAT_NAMES[seat]}")
-            self._parts[side] += b
-            if self._parts[side] >= 100:
-                self._games[side] += 1
-                self._parts = [0, 0]
-                notes.append(f"game {'NS' if side == 0 else 'EW'}")
-                if self._games[side] == 2:
-                    bonus = 700 if self._games[1 - side] == 0 else 500
-                    above[side] += bonus
-                    notes.append(f"rubber bonus {bonus}")
-                    rubber_over = True
-        self._deals_in_rubber += 1
-        if not rubber_over and self._deals_in_rubber >= self._deal_cap:
-            rubber_over = True
-            notes.append(f"deal cap {self._deal_cap} reached")
-            g0, g1 = self._games
-            if (g0 >= 1) != (g1 >= 1):
-                winner = 0 if g0 > g1 else 1
-                above[winner] += 300
-                notes.append(f"unfinished rubber: 300 {'NS' if winner == 0 else 'EW'}")
-            p0, p1 = self._parts
-            if (p0 > 0) != (p1 > 0):
-                who = 0 if p0 > 0 else 1
-                above[who] += 100
-                notes.append(f"part-score in unfinished game: 100 {'NS' if who == 0 else 'EW'}")
-        for s in (0, 1):
-            self._below[s] += below[s]
-            self._above[s] += above[s]
+            row = rs.record_deal(self._declarer & 1, rec["contract"], rec["tricks"],
+                                 (honours[0], honours[1]))
+            if notes:
+                row["note"] = "; ".join(filter(None, notes + [row["note"]]))
+        below, above, note = row["below"], row["above"], row["note"]
+        if not rs.over and rs.deals >= self._deal_cap:
+            extra = rs.finish_incomplete()
+            above = [above[0] + extra["above"][0], above[1] + extra["above"][1]]
+            note = "; ".join(filter(None, [note, f"deal cap {self._deal_cap} reached", extra["note"]]))
         rec.update(ns_below=below[0], ns_above=above[0], ew_below=below[1], ew_above=above[1],
-                   games=tuple(self._games), note="; ".join(notes),
+                   games=tuple(rs.games), note=note,
                    ns_score=below[0] + above[0] - below[1] - above[1])
         self._ns_result += rec["ns_score"]
-        if rubber_over:
+        if rs.over:
             self._rubber_no += 1
-            for s in (0, 1):
-                self._totals[s] += self._below[s] + self._above[s]
+            t0, t1 = rs.totals()
+            self._totals[0] += t0
+            self._totals[1] += t1
             if self._rubber_no >= self._rubbers:
                 self._finish()
                 return
-            self._games = [0, 0]
-            self._parts = [0, 0]
-            self._below = [0, 0]
-            self._above = [0, 0]
-            self._deals_in_rubber = 0
-        self._vul = (self._games[0] >= 1, self._games[1] >= 1)
+            rs = self._rs = RubberScore()
+        self._vul = (rs.games[0] >= 1, rs.games[1] >= 1)
         self._dealer_seat = (self._dealer_seat + 1) & 3
         self._start_deal()
 
@@ -461,15 +429,10 @@ class BridgeState(State):
         d["_plays"] = list(self._plays)
         d["_leaders"] = list(self._leaders)
         d["_won"] = list(self._won)
+        d["_records"] = list(self._records)
         if self._rubber:
-            d["_records"] = list(self._records)
-            d["_games"] = list(self._games)
-            d["_parts"] = list(self._parts)
-            d["_below"] = list(self._below)
-            d["_above"] = list(self._above)
+            d["_rs"] = self._rs.copy()
             d["_totals"] = list(self._totals)
-        else:
-            d["_records"] = list(self._records)
         return other
 
     # -- read-only views for observation, records and describe ------------------------------

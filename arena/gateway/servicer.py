@@ -92,8 +92,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 session.on_message(message)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # noqa: BLE001 - unreadable bytes, reset connection
-            session.close(None, f"stream error: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - unreadable bytes (or a broken connection)
+            session.close(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"unreadable message from the bot: {type(exc).__name__}: {exc}")
 
     async def _keepalive(self, session: BotSession) -> None:
         interval = self.hub.ping_interval

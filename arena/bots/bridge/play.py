@@ -134,10 +134,8 @@ class PlayView:
         if seat in (self.hand_seat, self.partner) and self.same_side(seat, self.hand_seat):
             return False  # our side; only opponents are threats
         if led not in self.voids[seat]:
-            if any(_suit(c) == led and self.beats(c, card, led) for c in self.unseen):
-                return True
-            if _suit(card) != self.trump:
-                return False  # can still ruff only if void; assume it follows
+            # Not known to be void: assume it follows suit (it cannot ruff).
+            return any(_suit(c) == led and self.beats(c, card, led) for c in self.unseen)
         if self.trump >= 0 and self.trump not in self.voids[seat]:
             return any(_suit(c) == self.trump and self.beats(c, card, led) for c in self.unseen)
         return False
@@ -205,6 +203,8 @@ def _follow(v: PlayView, legal: list[int]) -> int:
     if pos == 3:
         return winners[0]
     secure = [c for c in winners if v.safe(c, led)]
+    if pos == 1 and _partner_covers(v, led, win_card):
+        return _lowest(v, legal, following)
     if not following:  # ruffing
         if partner_wins and pos == 2:
             return _lowest(v, legal, following)
@@ -213,6 +213,8 @@ def _follow(v: PlayView, legal: list[int]) -> int:
         nxt = v.later_seats()[0]
         if nxt in v.hands and secure:
             return secure[0]  # dummy to play next and cannot beat it: win cheaply
+        if secure and v.same_side(v.hand_seat, v.declarer):
+            return secure[0]  # declarer's side takes a sure trick when the other hand cannot
         if secure and v.is_master(secure[0]) and len(v.my_cards) <= 2:
             return secure[0]
         return _lowest(v, legal, following)
@@ -224,6 +226,21 @@ def _follow(v: PlayView, legal: list[int]) -> int:
         return _lowest(v, legal, following)  # fourth hand visible and beats all we have
     top = v.top_equivalent(legal)
     return top if v.beats(top, win_card, led) else _lowest(v, legal, following)
+
+
+def _partner_covers(v: PlayView, led: int, win_card: int) -> bool:
+    """Second hand: partner plays last, is visible, and surely wins the trick."""
+    cards = v.hands.get(v.partner)
+    if not cards or v.partner == v.hand_seat:
+        return False
+    follow = [c for c in cards if _suit(c) == led]
+    if follow:
+        top = max(follow)
+        return v.beats(top, win_card, led) and not any(
+            _suit(c) == led and c > top for c in v.unseen)
+    trumps = [c for c in cards if _suit(c) == v.trump]
+    third = (v.hand_seat + 1) & 3
+    return bool(trumps) and led != v.trump and led not in v.voids[third]
 
 
 def _lowest(v: PlayView, legal: list[int], following: bool) -> int:
@@ -348,8 +365,7 @@ def _declarer_lead(v: PlayView, by: dict[int, list[int]]) -> int:
                 return top
             if other_by.get(t) and v.is_master(max(other_by[t])):
                 return min(by[t])
-            if ours >= theirs + 3:
-                return min(by[t])
+            return min(by[t])
     # Cash a side-suit winner, longest combined suit first.
     side = [s for s in by if s != t]
     side.sort(key=lambda s: -(len(by[s]) + len(other_by.get(s, []))))

@@ -101,3 +101,33 @@ def test_pairwise_rejects_bad_input() -> None:
         pairwise_deltas([1500], [1], 32)
     with pytest.raises(RatingError):
         pairwise_deltas([1500, 1500], [1], 32)
+
+
+# Other published multi-player methods give other numbers (ratings.md 2.3); ours is
+# pairwise K/(n-1). multielo's two-player README vectors coincide with classic Elo.
+def test_multielo_two_player_vectors_match_classic_elo() -> None:
+    assert [r + d for r, d in zip([1200, 1000], pairwise_deltas([1200, 1000], [1, 0], 32))] == pytest.approx(
+        [1207.68809835, 992.31190165], abs=1e-6
+    )
+    assert [r + d for r, d in zip([900, 1000], pairwise_deltas([900, 1000], [1, 0], 32))] == pytest.approx(
+        [920.48207999, 979.51792001], abs=1e-6
+    )
+
+
+def test_four_player_differs_from_multielo_and_kerrigan() -> None:
+    ours = pairwise_deltas(FOUR, [-2, -1, -4, -3], 32)
+    assert ours[1] == pytest.approx(16.0, abs=1e-3)
+    assert ours[1] != pytest.approx(24.0, abs=0.1)  # multielo, K=32 (2K/N per pair)
+    assert ours[1] != pytest.approx(20.482, abs=0.1)  # Kerrigan SME
+    # multielo's per-pair factor 2K/N reproduces its column: B +24.000
+    multielo = pairwise_deltas(FOUR, [-2, -1, -4, -3], 2 * 32 / 4 * 3)
+    assert multielo == pytest.approx([-0.638, 24.0, -24.0, 0.638], abs=1e-3)
+
+
+def test_multielo_three_way_vector_with_its_per_pair_factor() -> None:
+    # multielo = pairwise with 2K/N per pair, i.e. our routine with k' = 2K(N-1)/N.
+    ratings = [1200, 900, 1000]
+    got = [r + d for r, d in zip(ratings, pairwise_deltas(ratings, [3, 2, 1], 2 * 32 * 2 / 3))]
+    assert got == pytest.approx([1208.34629612, 910.43382278, 981.21988111], abs=1e-6)
+    ours = [r + d for r, d in zip(ratings, pairwise_deltas(ratings, [3, 2, 1], 32))]
+    assert ours[0] != pytest.approx(1208.34629612, abs=0.1)

@@ -20,6 +20,7 @@ from arena.core.state import Game
 __all__ = ["GAME_MODULES", "get_game", "get_game_class", "list_games"]
 
 GAME_MODULES: dict[str, str] = {
+    "auction": "arena.games.auction",
     "bridge": "arena.games.bridge",
     "calypso": "arena.games.calypso",
     "canasta": "arena.games.canasta",

@@ -55,7 +55,7 @@ def bayeselo_from_probabilities(p_win: float, p_loss: float) -> tuple[float, flo
 
 def bayeselo_scale(draw_elo: float) -> float:
     """Logistic Elo per BayesElo unit near zero: ``4x/(1+x)²``, ``x = 10^(-drawElo/400)``."""
-    x = 10.0 ** (-draw_elo / 400.0)
+    x = math.pow(10.0, -draw_elo / 400.0)
     return 4.0 * x / (1.0 + x) ** 2
 
 

@@ -279,8 +279,8 @@ def fit_pairs(
     sc = np.where(swap, 1.0 - sc, sc)
     code = lo * n + hi
     uniq, inv = np.unique(code, return_inverse=True)
-    W = np.bincount(inv, weights=wt, minlength=uniq.size)
-    S = np.bincount(inv, weights=wt * sc, minlength=uniq.size)
+    W = np.asarray(np.bincount(inv, weights=wt, minlength=uniq.size), dtype=np.float64)
+    S = np.asarray(np.bincount(inv, weights=wt * sc, minlength=uniq.size), dtype=np.float64)
     ua, ub = uniq // n, uniq % n
     return _fit_core(list(names[:n]), ua, ub, W, S, prior, confidence, offset, anchor)
 

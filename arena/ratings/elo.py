@@ -34,7 +34,7 @@ def expected_score(r_a: float, r_b: float, *, cap: float | None = None) -> float
     d = r_b - r_a
     if cap is not None:
         d = max(-cap, min(cap, d))
-    return 1.0 / (1.0 + 10.0 ** (d / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, d / 400.0))
 
 
 def elo_from_score(p: float) -> float:

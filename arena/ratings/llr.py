@@ -43,7 +43,7 @@ NELO_DIVIDED_BY_NT = 800.0 / math.log(10.0)
 
 def logistic(elo: float) -> float:
     """Expected score of an Elo advantage: ``1 / (1 + 10^(-elo/400))``."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:

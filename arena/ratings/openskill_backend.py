@@ -101,6 +101,6 @@ class OpenSkillRater(Rater):
                     old = self.get(rs, bot)
                     cur = new.get(bot, old)
                     new[bot] = (cur[0] + val[0] - old[0], min(cur[1], val[1]))
-        for b in result.seats:
-            self._ratings.setdefault((rs, b), self._initial)
-        self._ratings.update({(rs, b): v for b, v in new.items()})
+        for seat_bot in result.seats:
+            self._ratings.setdefault((rs, seat_bot), self._initial)
+        self._ratings.update({(rs, bot): v for bot, v in new.items()})

@@ -304,8 +304,10 @@ class Bidder:
             elif nt_ok or p.balanced:
                 strain, level = NT, _nt_level(nt_total)
             else:
-                s = max(range(4), key=lambda m: (combined[m], m))
-                strain, level = s, min(2, _suit_level(self.hcp + pe, False))
+                s = max(range(4), key=lambda m: (n[m], m))
+                if n[s] < 6 or self.hcp < 6 or s in opp:
+                    return PASS  # no fit, no notrump: leave the contract where it is
+                strain, level = s, min(2, _suit_level(self.hcp + pe + 2, False))
         return self._reach(strain, level, combined, p)
 
     def _reach(self, strain: int, level: int, combined: list[int], p: Shown) -> int:

@@ -219,7 +219,10 @@ def _read_rebid(info: Shown, c: int, opening: int, response: int) -> None:
     rlevel, rstrain = bid_level(response), bid_strain(response)
     cheapest = rlevel if strain > rstrain else rlevel + 1
     if rstrain == ostrain and strain == ostrain:  # partner raised; opener bids on
-        info.set_range(16, 18) if level == rlevel + 1 else info.set_range(18, 21)
+        if level == rlevel + 1:
+            info.set_range(16, 18)
+        else:
+            info.set_range(18, 21)
         return
     if strain == NT:
         info.balanced = True
@@ -233,7 +236,10 @@ def _read_rebid(info: Shown, c: int, opening: int, response: int) -> None:
             info.set_range(15, 19)
     elif strain == ostrain:
         info.need(strain, 6)
-        info.set_range(12, 15) if level <= cheapest else info.set_range(16, 18)
+        if level <= cheapest:
+            info.set_range(12, 15)
+        else:
+            info.set_range(16, 18)
     elif strain == rstrain:
         info.need(strain, 4 if rstrain < 2 or rlevel == 1 else 3)
         extra = level - cheapest
@@ -260,11 +266,16 @@ def _read_responder_rebid(info: Shown, c: int, partner_bids: list[int], response
         info.need(strain, 3)
         if level >= 4 and strain >= 2 or level >= 5:
             info.set_range(13, 17)
+        elif jump:
+            info.set_range(11, 12)
         else:
-            info.set_range(11, 12) if jump else info.set_range(6, 10)
+            info.set_range(6, 10)
     elif strain == bid_strain(response):
-        info.need(strain, 6 if not jump else 6)
-        info.set_range(11, 12) if jump else info.set_range(6, 10)
+        info.need(strain, 6)
+        if jump:
+            info.set_range(11, 12)
+        else:
+            info.set_range(6, 10)
     else:
         info.need(strain, 4)
         info.set_range(11, 37)

@@ -44,6 +44,9 @@ class PlayView:
         self.hand_seat: int = obs.playing_hand if obs.playing_hand >= 0 else obs.seat
         contract: str = obs.contract
         self.trump = "CDHS".find(contract[1]) if len(contract) > 1 else -1
+        self.level = int(contract[0]) if contract[:1].isdigit() else 0
+        self.won = obs.tricks_won[self.declarer % 2] if self.declarer >= 0 else 0
+        """Tricks won so far by the declaring side."""
         dummy_cards = card_ids(obs.dummy_hand)
         own = card_ids(obs.hand)
         self.hands: dict[int, list[int]] = {self.seat: own}
@@ -197,6 +200,8 @@ def _follow(v: PlayView, legal: list[int]) -> int:
     partner_wins = v.same_side(win_seat, v.hand_seat)
     if partner_wins and (pos == 3 or v.safe(win_card, led)):
         return _lowest(v, legal, following)
+    if partner_wins and pos == 2 and following and win_card % 13 >= 9 and _suit(win_card) == led:
+        return _lowest(v, legal, following)  # partner's honour: let it run, do not overtake
     winners = sorted(c for c in legal if v.beats(c, win_card, led))
     if not winners:
         return _lowest(v, legal, following)
@@ -366,9 +371,15 @@ def _declarer_lead(v: PlayView, by: dict[int, list[int]]) -> int:
             if other_by.get(t) and v.is_master(max(other_by[t])):
                 return min(by[t])
             return min(by[t])
-    # Cash a side-suit winner, longest combined suit first.
     side = [s for s in by if s != t]
     side.sort(key=lambda s: -(len(by[s]) + len(other_by.get(s, []))))
+    # Short of sure tricks: set up a long suit before cashing the stoppers.
+    sure = sum(_top_tricks(v, by.get(s, []), other_by.get(s, [])) for s in range(4))
+    if sure < 6 + v.level - v.won:
+        dev = _develop(v, by, other_by, side)
+        if dev is not None:
+            return dev
+    # Cash a side-suit winner, longest combined suit first.
     for s in side:
         if v.is_master(by[s][0]):
             return by[s][0]
@@ -385,3 +396,43 @@ def _declarer_lead(v: PlayView, by: dict[int, list[int]]) -> int:
         s = max(side, key=lambda x: (len(by[x]) + len(other_by.get(x, [])), x))
         return _from_suit(by[s])
     return min(by[t]) if t in by else min(c for cards in by.values() for c in cards)
+
+
+def _top_tricks(v: PlayView, mine: list[int], other: list[int]) -> int:
+    """Sure tricks of one suit: our top cards in an unbroken run, at most the longer holding."""
+    ours = set(mine) | set(other)
+    if not ours:
+        return 0
+    suit = _suit(next(iter(ours)))
+    count = 0
+    for c in range(suit * 13 + 12, suit * 13 - 1, -1):
+        if c in ours:
+            count += 1
+        elif c not in v.played:
+            break
+    return min(count, max(len(mine), len(other)))
+
+
+def _develop(v: PlayView, by: dict[int, list[int]], other_by: dict[int, list[int]],
+             side: list[int]) -> int | None:
+    """A lead that sets up tricks in the longest suit with missing top cards, or None."""
+    best = None
+    for s in side:
+        mine, other = by[s], other_by.get(s, [])
+        length = len(mine) + len(other)
+        if length < 5 or _top_tricks(v, mine, other) >= max(len(mine), len(other)):
+            continue
+        honours = sum(1 for c in mine + other if c % 13 >= 9)
+        key = (length, honours, s)
+        if best is None or key > best[0]:
+            best = (key, s)
+    if best is None:
+        return None
+    s = best[1]
+    mine = by[s]
+    other = sorted(other_by.get(s, []), reverse=True)
+    if len(mine) >= 2 and mine[0] % 13 >= 9 and v.top_equivalent(mine) != mine[0]:
+        return mine[0]  # top of a sequence drives out the opponents' honour
+    if other and other[0] % 13 >= 9:
+        return min(mine)  # low towards the honours
+    return mine[0] if mine[0] % 13 >= 9 and len(mine) > 1 else min(mine)

@@ -66,7 +66,8 @@ class PbnGame:
     auction: list[str] = field(default_factory=list)
     """Auction section tokens as written (calls, ``AP``, ``=n=`` note references, ``*``)."""
     play: list[list[str]] = field(default_factory=list)
-    """Play section: one list of four tokens per trick, in seat order from the Play seat."""
+    """Play section lines as written: four card tokens per trick (suit first, ``SK``, or
+    ``-``) in seat order from the Play seat, plus any ``=n=`` note references."""
     play_end: bool = False
     """Whether the Play section ended with ``*`` (play incomplete)."""
     auction_notes: list[str] = field(default_factory=list)
@@ -74,11 +75,15 @@ class PbnGame:
     play_notes: list[str] = field(default_factory=list)
     """``Note`` values following the Play section."""
 
+    def tricks(self) -> list[list[str]]:
+        """The Play section's four card tokens per line (note references dropped)."""
+        return [[t for t in line if not _is_note(t)] for line in self.play]
+
     def calls(self) -> list[int]:
         """Call ids of the auction (notes skipped; ``AP`` expanded to the closing passes)."""
         out: list[int] = []
         for tok in self.auction:
-            if tok.startswith("=") or tok in ("*", "+") or tok.startswith("$"):
+            if _is_note(tok) or tok in ("*", "+"):
                 continue
             if tok.upper() == "AP":
                 bid = any(c >= FIRST_BID for c in out)
@@ -92,6 +97,10 @@ class PbnGame:
                 continue
             out.append(string_to_call(tok))
         return out
+
+
+def _is_note(tok: str) -> bool:
+    return tok.startswith("=") or tok.startswith("$")
 
 
 # -- Deal tag -----------------------------------------------------------------------
@@ -216,18 +225,14 @@ def loads(text: str) -> list[PbnGame]:
         if section == "Auction":
             cur.auction.extend(tokens)
         elif section == "Play":
-            cards: list[str] = []
-            for tok in tokens:
-                if tok == "*":
-                    cur.play_end = True
-                elif tok.startswith("=") or tok.startswith("$"):
-                    continue
-                else:
-                    cards.append(tok)
-            if cards:
-                if len(cards) != 4:
-                    raise DecodeError(f"a Play line must hold four cards, got {len(cards)}", raw, lineno)
-                cur.play.append(cards)
+            if "*" in tokens:
+                cur.play_end = True
+                tokens = [t for t in tokens if t != "*"]
+            if tokens:
+                n = sum(1 for t in tokens if not _is_note(t))
+                if n != 4:
+                    raise DecodeError(f"a Play line must hold four cards, got {n}", raw, lineno)
+                cur.play.append(tokens)
         else:
             raise DecodeError("text outside a tag or section", raw, lineno)
     if cur is not None and cur.tags:
@@ -438,7 +443,7 @@ def to_state(g: PbnGame, game: Any = None) -> Any:
         if g.play and state.phase == 1:
             first = _SEATS.index(g.tags.get("Play", _SEATS[(state.declarer + 1) & 3]).upper())
             leader = first
-            for row in g.play:
+            for row in g.tricks():
                 done = False
                 for i in range(4):
                     seat = (leader + i) % 4

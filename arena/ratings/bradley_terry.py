@@ -256,6 +256,7 @@ def fit_pairs(
 
     ``score[k]`` is player ``a[k]``'s score against ``b[k]`` (1, 0.5, 0 or any
     fraction); ``names[i]`` names player ``i`` (default ``"0", "1", ...``).
+    Players without games are left out of the fit.
 
     :raises RatingError: on arrays of different lengths or as :func:`fit_bradley_terry`.
     """
@@ -282,7 +283,10 @@ def fit_pairs(
     W = np.asarray(np.bincount(inv, weights=wt, minlength=uniq.size), dtype=np.float64)
     S = np.asarray(np.bincount(inv, weights=wt * sc, minlength=uniq.size), dtype=np.float64)
     ua, ub = uniq // n, uniq % n
-    return _fit_core(list(names[:n]), ua, ub, W, S, prior, confidence, offset, anchor)
+    used = np.unique(np.concatenate([ua, ub]))  # players without games are left out
+    remap = np.full(n, -1, dtype=np.int64)
+    remap[used] = np.arange(used.size)
+    return _fit_core([names[i] for i in used.tolist()], remap[ua], remap[ub], W, S, prior, confidence, offset, anchor)
 
 
 def _fit_sides(

@@ -137,3 +137,9 @@ def test_ruleset_filter_and_errors() -> None:
         fit_pairs([0, 1], [1], [1.0])
     with pytest.raises(RatingError):
         fit_bradley_terry(_games("a", "b", 1, 1)).rating("zz")
+
+
+def test_fit_pairs_skips_players_without_games_and_self_games() -> None:
+    fit = fit_pairs([0, 2, 2, 0], [2, 0, 2, 2], [1.0, 1.0, 1.0, 0.5], names=["a", "b", "c"])
+    assert fit.players == ("a", "c")
+    assert fit.games.tolist() == [3.0, 3.0]

@@ -79,6 +79,11 @@ class ConversionError(ValueError):
 TYPED_OBSERVATIONS: dict[str, tuple[str, str, str]] = {
     # game name -> (module, observation dataclass, oneof field of DecisionRequest)
     "highcard": ("arena.testing.toy", "HighcardObservation", "highcard"),
+    "bridge": ("arena.games.bridge.observation", "BridgeObservation", "bridge"),
+    "calypso": ("arena.games.calypso.game", "CalypsoObservation", "calypso"),
+    "canasta": ("arena.games.canasta.state", "CanastaObservation", "canasta"),
+    "rummy": ("arena.games.rummy.game", "RummyObservation", "rummy"),
+    "auction": ("arena.games.auction.state", "AuctionObservation", "auction"),
 }
 """Games with a typed observation message. Adding a game: write
 ``proto/arena/bot/v1/<game>.proto`` mirroring its dataclass, add it to the
@@ -303,6 +308,11 @@ def _from_scalar(value: Any, hint: Any, where: str) -> Any:
     raise ConversionError(f"{where}: cannot rebuild {hint!r} from {value!r}")
 
 
+@lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
 def _unwrap_optional(hint: Any) -> tuple[Any, bool]:
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
@@ -314,7 +324,7 @@ def _unwrap_optional(hint: Any) -> tuple[Any, bool]:
 def _from_message(msg: Message, hint: Any, where: str) -> Any:
     """Rebuild a dataclass or a tuple from a message."""
     if dataclasses.is_dataclass(hint):
-        hints = typing.get_type_hints(hint)
+        hints = _hints(hint)
         kwargs = {}
         for f in dataclasses.fields(hint):
             fd = msg.DESCRIPTOR.fields_by_name[f.name]
@@ -405,7 +415,7 @@ def _check_mirror(cls: Any, desc: Descriptor) -> None:
         missing = sorted(set(names) - set(proto_names))
         raise ConversionError(f"{desc.full_name} does not mirror {cls.__name__}: "
                               f"extra {extra}, missing {missing}")
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     for name in names:
         fd = desc.fields_by_name[name]
         if fd.type != FieldDescriptor.TYPE_MESSAGE or _is_map(fd):

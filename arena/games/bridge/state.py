@@ -115,12 +115,14 @@ class BridgeState(State):
         self._dummy = -1
         self._hand = -1
         self._leader = -1
-        self._trick: list[int] = []
         self._plays: list[int] = []
         self._leaders: list[int] = []
         self._won = [0, 0]
         self._legal_mask = 0
-        self._lead_suit_mask = 0
+        """Legal cards of the hand to play (a mask), kept up to date in the play."""
+        self._follow = -1
+        """Suit the hand to play must follow, or -1 (leading, or void in the suit led)."""
+        self._lead_suit = -1
 
     # -- protocol ---------------------------------------------------------------
     @property
@@ -140,12 +142,10 @@ class BridgeState(State):
 
     def _legal_actions(self) -> list[Action]:
         if self._phase == _PLAY:
-            m = self._legal_mask
-            sm = self._lead_suit_mask
-            if (m & sm) == m:  # following suit: one suit only
-                s = (m.bit_length() - 1) // 13
-                return list(SUIT_CARDS[s][m >> (13 * s)])
-            return mask_to_ids(m)  # type: ignore[return-value]
+            s = self._follow
+            if s >= 0:  # following suit: one suit only
+                return list(SUIT_CARDS[s][self._legal_mask >> (13 * s)])
+            return mask_to_ids(self._legal_mask)  # type: ignore[return-value]
         return list(AUCTION_LEGAL[self._auction_key()])
 
     def _auction_key(self) -> int:
@@ -185,7 +185,7 @@ class BridgeState(State):
             tok = _ACTION_TEXT[a]
             if not self._hands[self._hand] >> a & 1:
                 return f"{tok} is not in {whose}"
-            led = self._trick[0] // 13 if self._trick else -1
+            led = self._lead_suit
             return (f"{tok} does not follow suit: {_SUIT_NAMES[led]} were led and "
                     f"{whose} holds {_SUIT_NAMES[led]}")
         return "the match is over"
@@ -232,7 +232,7 @@ class BridgeState(State):
         self._phase = _PLAY
         leader = self._leader = self._hand = (declarer + 1) & 3
         self._leaders.append(leader)
-        self._lead_suit_mask = 0
+        self._follow = -1
         self._legal_mask = self._hands[leader]
         self._actor = leader  # the opening leader is a defender; never forced (13 cards)
 
@@ -240,13 +240,13 @@ class BridgeState(State):
     def _apply_play(self, card: int) -> None:
         hand = self._hand
         hands = self._hands
-        trick = self._trick
         plays = self._plays
         hands[hand] ^= 1 << card
-        trick.append(card)
         plays.append(card)
-        if len(trick) == 4:
-            # Winner: highest trump, else highest card of the suit led.
+        n = len(plays) & 3
+        if n == 0:
+            # Trick complete. Winner: highest trump, else highest card of the suit led.
+            trick = plays[-4:]
             best = trick[0]
             bi = 0
             trump = self._trump
@@ -262,20 +262,26 @@ class BridgeState(State):
                     bi = i
             hand = (self._leader + bi) & 3
             self._won[hand & 1] += 1
-            trick.clear()
             if len(plays) == 52:
                 self._end_deal(passed_out=False)
                 return
             self._leader = hand
             self._leaders.append(hand)
-            self._lead_suit_mask = 0
+            self._follow = -1
             self._legal_mask = hands[hand]
         else:
-            if len(trick) == 1:
-                self._lead_suit_mask = SUIT_MASK[card // 13]
+            if n == 1:
+                self._lead_suit = card // 13
             hand = (hand + 1) & 3
             h = hands[hand]
-            self._legal_mask = h & self._lead_suit_mask or h
+            suit = self._lead_suit
+            m = h & SUIT_MASK[suit]
+            if m:
+                self._legal_mask = m
+                self._follow = suit
+            else:
+                self._legal_mask = h
+                self._follow = -1
         self._hand = hand
         self._actor = self._declarer if hand == self._dummy else hand
 
@@ -425,7 +431,6 @@ class BridgeState(State):
         d["_hands"] = list(self._hands)
         d["_calls"] = list(self._calls)
         d["_namer"] = list(self._namer)
-        d["_trick"] = list(self._trick)
         d["_plays"] = list(self._plays)
         d["_leaders"] = list(self._leaders)
         d["_won"] = list(self._won)

@@ -24,6 +24,7 @@ GAME_MODULES: dict[str, str] = {
     "bridge": "arena.games.bridge",
     "calypso": "arena.games.calypso",
     "canasta": "arena.games.canasta",
+    "rummy": "arena.games.rummy",
 }
 """Registered games: name -> package exporting ``GAME``."""
 

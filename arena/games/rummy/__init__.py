@@ -1,0 +1,67 @@
+"""Robber rummy (rablórömi): 2-6 players, two packs without jokers, a free-for-all table.
+
+Rules (authority: ``rules/rummy.md``, ruleset ``rummy@v1``)
+    104 cards (two 52-card packs, no jokers); 10 cards each, dealt one at a time
+    from the dealer's right ((dealer + 1 + j) mod n gets shuffled card j); the rest
+    is the stock. Each turn the player draws the top stock card automatically (none
+    once the stock is empty) and then passes or plays. There is no discard. A play
+    gives the whole table after it: every group must be a valid meld (a set: 3-4
+    cards of one rank, suits all different; a run: 3-13 cards of one suit in
+    sequence, ace low A-2-3 or high Q-K-A, never K-A-2), it may use only cards of the
+    hand and the table, and the hand must end at least one card smaller than after
+    the draw (table cards left out of the layout go into the hand). A player's first
+    play (the initial meld) must keep every table meld unchanged and add only melds
+    made from the hand; later plays may rearrange the whole table. Option
+    ``strict_table`` (off) forbids taking table cards into the hand.
+
+    The deal ends when a player empties the hand (+20 to that player), when the
+    stock is empty and n turns in a row had no draw and no play (blocked, no
+    winner), or after 1000 turns (safety cap, as blocked). The others score minus
+    the value of their hand (2-10 face value; J, Q, K, A 10), or -10 per card for a
+    player who never melded in the deal. Seats play in order 0, 1, ..., the dealer of
+    the first deal is seat 0 and the deal passes to seat + 1.
+
+    Match: ``deals`` deals (default ``None`` = one per seat), or with ``loss_limit``
+    L deals until some total is -L or less (hard cap 50 deals). ``returns()`` are the
+    cumulative scores. Options: ``players`` (2-6, default 4), ``deals``,
+    ``loss_limit``, ``strict_table``. Presets: default, 2p, 3p, 4p, 6p, strict (3
+    players), loss200 (4 players).
+
+Actions (compound values, ``action_space_size = None``): :class:`RummyAction`
+    ``PASS`` and ``PLAY [4H 5H 6H 7H 8H] [QC QD QS]`` (the complete table after the
+    play; melds and cards in canonical order, see :mod:`arena.games.rummy.melds`).
+    ``legal_actions()`` lists ``PASS`` first and then, sorted by text, the solver's
+    best play (most cards laid, then most points) and up to 24 simple plays (one meld
+    from the hand added, one hand card added to a table meld). Any other layout may be
+    proposed; ``apply_action`` validates it and raises :class:`IllegalActionError`
+    naming the failed check: ``V2`` (a group is not a meld), ``V3`` (card not
+    available), ``V4`` (hand would not shrink), ``V5``/``V6`` (initial meld touches the
+    table), ``strict_table``; malformed text or more than 104 cards (``V1``) raise
+    :class:`InvalidActionError`.
+
+Observation (:class:`RummyObservation`, frozen)
+    ``seat, num_players, deal, dealer, current_player, hand, drawn, table,
+    stock_size, hand_sizes, melded, initial_meld_pending, blocked_turns, turn, scores,
+    deals_won, strict_table, log``; ``log`` holds one :class:`RummyEvent` per turn of
+    the current deal (``seat, drew, passed, played, taken``). Never another hand, the
+    identity of another player's draw, or the stock.
+
+Rule decisions (beyond ``rules/rummy.md`` section 14)
+    * An invalid play raises; the referee's default action (``PASS``) then ends the
+      turn, which is the rules' "restore the position, count as a pass".
+    * The observation carries the public log as played/taken cards per turn, not the
+      full before/after layouts (the table before a turn is the table after the
+      previous one; the record keeps every layout).
+    * The end-of-deal reveal is in :meth:`RummyGame.score_sheet` (``hands`` of each
+      deal result), not in observations.
+
+Version history
+    * v1 (2026-11): first version.
+"""
+
+from arena.games.rummy.game import RummyEvent, RummyGame, RummyObservation, RummyState
+from arena.games.rummy.melds import PASS, RummyAction
+
+GAME = RummyGame
+
+__all__ = ["GAME", "PASS", "RummyAction", "RummyEvent", "RummyGame", "RummyObservation", "RummyState"]

@@ -1,0 +1,474 @@
+"""The robber rummy engine: :class:`RummyGame` and :class:`RummyState` (see the package docstring)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from arena.core.cards import standard_deck
+from arena.core.dealing import Dealer
+from arena.core.errors import IllegalActionError, InvalidActionError
+from arena.core.state import TERMINAL, Action, Game, Observation, State
+from arena.games.rummy import solver
+from arena.games.rummy.melds import (INDEX, PASS, TOKENS, VALUE, RummyAction, format_meld,
+                                     meld_problem)
+
+__all__ = ["RummyGame", "RummyState", "RummyObservation", "RummyEvent", "TURN_CAP", "MAX_DEALS_LOSS_LIMIT"]
+
+TURN_CAP = 1000
+"""Safety cap on turns in one deal."""
+MAX_DEALS_LOSS_LIMIT = 50
+"""Hard cap on deals in loss-limit mode."""
+HAND_SIZE = 10
+LEGAL_MAX_STATES = 600
+"""Solver budget used by ``legal_actions()`` (keeps random playouts fast)."""
+LEGAL_ROUNDS = 6
+"""Neighbourhood solves of the local search used by ``legal_actions()``."""
+MAX_SIMPLE_PLAYS = 24
+"""At most this many single-meld and single-card plays are listed besides the solver's best."""
+
+
+@dataclass(frozen=True, slots=True)
+class RummyEvent:
+    """One turn of the current deal, as every seat sees it."""
+
+    seat: int
+    """Who took the turn."""
+    drew: bool
+    """Whether a card was drawn (never which)."""
+    passed: bool
+    """True for a pass (or a refused play, which the referee turns into a pass)."""
+    played: tuple[str, ...]
+    """Cards that went from the hand to the table (net), canonical order."""
+    taken: tuple[str, ...]
+    """Table cards taken into the hand (net), canonical order."""
+
+
+@dataclass(frozen=True, slots=True)
+class RummyObservation(Observation):
+    """What one seat sees (see the package docstring for the layout)."""
+
+    seat: int
+    num_players: int
+    deal: int
+    """0-based number of the current deal in the match."""
+    dealer: int
+    current_player: int
+    """The seat to act, or -4 when the match is over."""
+    hand: tuple[str, ...]
+    """Own hand (after the draw when it is this seat's turn), canonical order."""
+    drawn: str | None
+    """The card this seat just drew, when it is its turn and a card was drawn."""
+    table: tuple[tuple[str, ...], ...]
+    """The table, melds canonical and in canonical order."""
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    melded: tuple[bool, ...]
+    initial_meld_pending: bool
+    """Whether this seat has not melded yet in this deal."""
+    blocked_turns: int
+    """Consecutive turns with an empty stock and no play."""
+    turn: int
+    """Turns taken so far in this deal."""
+    scores: tuple[int, ...]
+    """Cumulative match scores (completed deals)."""
+    deals_won: tuple[int, ...]
+    strict_table: bool
+    """Whether table cards must stay on the table (option)."""
+    log: tuple[RummyEvent, ...]
+    """Every turn of the current deal so far."""
+
+
+class RummyGame(Game):
+    """Robber rummy (rablórömi), 2-6 players; see :mod:`arena.games.rummy`."""
+
+    name = "rummy"
+    ruleset_version = 1
+    default_options: Mapping[str, Any] = {
+        "players": 4,
+        "deals": None,
+        "loss_limit": None,
+        "strict_table": False,
+    }
+    presets: Mapping[str, Mapping[str, Any]] = {
+        "default": {},
+        "2p": {"players": 2},
+        "3p": {"players": 3},
+        "4p": {"players": 4},
+        "6p": {"players": 6},
+        "strict": {"players": 3, "strict_table": True},
+        "loss200": {"players": 4, "loss_limit": 200},
+    }
+    action_space_size = None
+    zero_sum = False
+
+    def _configure(self) -> None:
+        n = self.options["players"]
+        if type(n) is not int or not 2 <= n <= 6:
+            raise ValueError(f"rummy: players must be an integer 2..6, got {n!r}")
+        deals = self.options["deals"]
+        if deals is not None and (type(deals) is not int or deals < 1):
+            raise ValueError(f"rummy: deals must be a positive integer or None, got {deals!r}")
+        limit = self.options["loss_limit"]
+        if limit is not None and (type(limit) is not int or limit < 1):
+            raise ValueError(f"rummy: loss_limit must be a positive integer or None, got {limit!r}")
+        if deals is not None and limit is not None:
+            raise ValueError("rummy: give deals (fixed mode) or loss_limit, not both")
+        if not isinstance(self.options["strict_table"], bool):
+            raise ValueError("rummy: strict_table must be a bool")
+        self._n = n
+        self.max_deals = MAX_DEALS_LOSS_LIMIT if limit is not None else (deals or n)
+
+    @property
+    def num_players(self) -> int:
+        return self._n
+
+    @property
+    def max_game_length(self) -> int:
+        return self.max_deals * TURN_CAP
+
+    def full_deck(self) -> list[str]:
+        return standard_deck(2)
+
+    def _new_state(self, dealer: Dealer, **kwargs: Any) -> RummyState:
+        if kwargs:
+            raise ValueError(f"rummy takes no {', '.join(kwargs)}")
+        return RummyState(self, dealer)
+
+    def describe(self, state: State) -> str:
+        assert isinstance(state, RummyState)
+        n = self._n
+        totals = state.scores
+        parts = [f"{len(state.deal_results)} deal(s)"]
+        parts.append("scores " + " ".join(f"{self.seat_name(s)}:{totals[s]:+d}" for s in range(n)))
+        parts.append("won " + " ".join(f"{self.seat_name(s)}:{state.deals_won[s]}" for s in range(n)))
+        ranked = sorted(range(n), key=lambda s: (-totals[s], -state.deals_won[s]))
+        best = ranked[0]
+        tied = [s for s in ranked if (totals[s], state.deals_won[s]) == (totals[best], state.deals_won[best])]
+        parts.append("first " + ",".join(self.seat_name(s) for s in tied))
+        return "; ".join(parts)
+
+    def score_sheet(self, state: State) -> list[dict[str, Any]]:
+        """One row per finished deal: deal, dealer, end, winner, turns, then each seat's
+        deal score, then each seat's running total (``total <seat>``)."""
+        assert isinstance(state, RummyState)
+        rows = []
+        totals = [0] * self._n
+        for r in state.deal_results:
+            row: dict[str, Any] = {"deal": r["deal"] + 1, "dealer": r["dealer"], "end": r["end"],
+                                   "winner": "-" if r["winner"] is None else r["winner"], "turns": r["turns"]}
+            for s, v in enumerate(r["scores"]):
+                totals[s] += v
+                row[self.seat_name(s)] = v
+            for s in range(self._n):
+                row[f"total {self.seat_name(s)}"] = totals[s]
+            rows.append(row)
+        return rows
+
+
+class RummyState(State):
+    """A position of a robber rummy match (one or more deals)."""
+
+    game: RummyGame
+
+    def __init__(self, game: RummyGame, dealer: Dealer) -> None:
+        super().__init__(game, dealer)
+        n = game.num_players
+        self.n = n
+        self.strict = bool(game.options["strict_table"])
+        self.loss_limit: int | None = game.options["loss_limit"]
+        self.scores = [0] * n
+        self.deals_won = [0] * n
+        self.deal_results: list[dict[str, Any]] = []
+        self.deal_index = -1
+        self.dealer_seat = n - 1
+        self.terminal = False
+        self._start_deal()
+
+    # -- deal flow -------------------------------------------------------
+    def _start_deal(self) -> None:
+        n = self.n
+        self.deal_index += 1
+        self.dealer_seat = 0 if self.deal_index == 0 else (self.dealer_seat + 1) % n
+        self.deck: list[str] = self.dealer.shuffle(standard_deck(2))
+        self.hands: list[list[int]] = [[0] * 52 for _ in range(n)]
+        self.hand_size = [0] * n
+        for j in range(HAND_SIZE * n):
+            seat = (self.dealer_seat + 1 + j) % n
+            self.hands[seat][INDEX[self.deck[j]]] += 1
+            self.hand_size[seat] += 1
+        self.stock_pos = HAND_SIZE * n
+        self.table: tuple[tuple[int, ...], ...] = ()
+        self.melded = [False] * n
+        self.blocked = 0
+        self.turn = 0
+        self.log: list[RummyEvent] = []
+        self.draw_pos: list[int] = []  # deck position drawn on each turn of the log (-1: none)
+        self.player = (self.dealer_seat + 1) % n
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        if self.stock_pos < len(self.deck):
+            tok = self.deck[self.stock_pos]
+            self.hands[self.player][INDEX[tok]] += 1
+            self.hand_size[self.player] += 1
+            self.drawn: str | None = tok
+            self.cur_draw_pos = self.stock_pos
+            self.stock_pos += 1
+        else:
+            self.drawn = None
+            self.cur_draw_pos = -1
+
+    def _end_deal(self, winner: int | None, end: str) -> None:
+        deal_scores = []
+        for s in range(self.n):
+            if s == winner:
+                v = 20
+            elif self.melded[s]:
+                v = -sum(VALUE[c] * k for c, k in enumerate(self.hands[s]) if k)
+            else:
+                v = -10 * self.hand_size[s]
+            deal_scores.append(v)
+            self.scores[s] += v
+        if winner is not None:
+            self.deals_won[winner] += 1
+        self.deal_results.append({
+            "deal": self.deal_index, "dealer": self.dealer_seat, "end": end, "winner": winner,
+            "turns": self.turn, "scores": deal_scores,
+            "hands": [" ".join(TOKENS[c] for c in range(52) for _ in range(h[c])) for h in self.hands],
+        })
+        done = self.deal_index + 1 >= self.game.max_deals
+        if self.loss_limit is not None and min(self.scores) <= -self.loss_limit:
+            done = True
+        if done:
+            self.terminal = True
+            self.drawn = None
+        else:
+            self._start_deal()
+
+    # -- protocol --------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.terminal else self.player
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> list[float]:
+        return [float(s) for s in self.scores]
+
+    def default_action(self) -> Action:
+        return PASS
+
+    def _legal_actions(self) -> list[Action]:
+        seat = self.player
+        hand = self.hands[seat]
+        table = self.table
+        plays: set[tuple[tuple[int, ...], ...]] = set()
+        simple: list[tuple[tuple[int, ...], ...]] = []
+        if not self.melded[seat]:
+            best = solver.best_initial_meld(hand, max_states=LEGAL_MAX_STATES)
+            if best is not None:
+                plays.add(table + best.melds)
+            for m in solver.hand_melds(hand, limit=MAX_SIMPLE_PLAYS):
+                simple.append(table + (m,))
+        else:
+            best = solver.improve(hand, table, max_states=LEGAL_MAX_STATES, max_rounds=LEGAL_ROUNDS)
+            if best is not None:
+                plays.add(best.melds)
+            for m in solver.hand_melds(hand, limit=MAX_SIMPLE_PLAYS):
+                simple.append(table + (m,))
+            for i, new in solver.extensions(hand, table):
+                simple.append(table[:i] + (new,) + table[i + 1:])
+        for layout in simple[:MAX_SIMPLE_PLAYS]:
+            plays.add(layout)
+        actions = {RummyAction.play(layout) for layout in plays}
+        out: list[Action] = [PASS]
+        out.extend(sorted(actions, key=RummyAction.sort_key))
+        return out
+
+    def validate(self, action: Action) -> None:
+        if not isinstance(action, RummyAction):
+            raise InvalidActionError(f"a rummy action is PASS or PLAY(layout), got {action!r}")
+        if action.layout is not None:
+            self._check_play(action)
+
+    def _check_play(self, action: RummyAction) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
+        """Validate a play (section 8); return the new table and the new hand.
+
+        :raises IllegalActionError: naming the check (V2-V6, strict_table) it fails.
+        """
+        seat = self.player
+        hand = self.hands[seat]
+        melds = action.melds()
+        for m in melds:
+            problem = meld_problem(m)
+            if problem is not None:
+                raise IllegalActionError(f"V2: {format_meld(m)} is not a valid set or run: {problem}")
+        tcount = [0] * 52
+        for m in self.table:
+            for c in m:
+                tcount[c] += 1
+        lcount = [0] * 52
+        for m in melds:
+            for c in m:
+                lcount[c] += 1
+        if not self.melded[seat]:
+            remaining = [tuple(m) for m in melds]
+            for tm in self.table:
+                if tm in remaining:
+                    remaining.remove(tm)
+                else:
+                    raise IllegalActionError(
+                        f"V5: an initial meld must leave table meld {format_meld(tm)} unchanged")
+            used = [0] * 52
+            for m in remaining:
+                for c in m:
+                    used[c] += 1
+            for c in range(52):
+                if used[c] > hand[c]:
+                    raise IllegalActionError(
+                        f"V6: an initial meld may use only cards from your hand; {TOKENS[c]} is not in it")
+        for c in range(52):
+            if lcount[c] > hand[c] + tcount[c]:
+                raise IllegalActionError(
+                    f"V3: card {TOKENS[c]} not available: the layout uses {lcount[c]}, "
+                    f"your hand and the table hold {hand[c] + tcount[c]}")
+        new_size = self.hand_size[seat] + sum(tcount) - sum(lcount)
+        if new_size > self.hand_size[seat] - 1:
+            raise IllegalActionError(
+                f"V4: hand would not shrink: it would hold {new_size} cards, "
+                f"at most {self.hand_size[seat] - 1} allowed")
+        if self.strict:
+            for c in range(52):
+                if lcount[c] < tcount[c]:
+                    raise IllegalActionError(
+                        f"strict_table: table card {TOKENS[c]} may not be taken into the hand")
+        new_hand = [hand[c] + tcount[c] - lcount[c] for c in range(52)]
+        return tuple(tuple(m) for m in melds), new_hand
+
+    def illegal_reason(self, action: Action) -> str:
+        try:
+            self.validate(action)
+        except (IllegalActionError, InvalidActionError) as exc:
+            return exc.reason
+        return f"{action} is legal"
+
+    def _apply_action(self, action: Action) -> None:
+        assert isinstance(action, RummyAction)
+        seat = self.player
+        drew = self.cur_draw_pos >= 0
+        if action.layout is None:
+            self.log.append(RummyEvent(seat, drew, True, (), ()))
+            if not drew:
+                self.blocked += 1
+        else:
+            new_table, new_hand = self._check_play(action)
+            old = self.hands[seat]
+            played = tuple(TOKENS[c] for c in range(52) for _ in range(old[c] - new_hand[c]) if old[c] > new_hand[c])
+            taken = tuple(TOKENS[c] for c in range(52) for _ in range(new_hand[c] - old[c]) if new_hand[c] > old[c])
+            self.hands[seat] = new_hand
+            self.hand_size[seat] = sum(new_hand)
+            self.table = new_table
+            self.melded[seat] = True
+            self.blocked = 0
+            self.log.append(RummyEvent(seat, drew, False, played, taken))
+        self.draw_pos.append(self.cur_draw_pos)
+        self.turn += 1
+        if self.hand_size[seat] == 0:
+            self._end_deal(seat, "out")
+        elif self.blocked >= self.n:
+            self._end_deal(None, "blocked")
+        elif self.turn >= TURN_CAP:
+            self._end_deal(None, "cap")
+        else:
+            self.player = (seat + 1) % self.n
+            self._start_turn()
+
+    def action_to_string(self, action: Action) -> str:
+        return str(action)
+
+    def string_to_action(self, text: str) -> Action:
+        return RummyAction.parse(text)
+
+    def observation(self, seat: int) -> RummyObservation:
+        if not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
+        hand = self.hands[seat]
+        return RummyObservation(
+            seat=seat,
+            num_players=self.n,
+            deal=self.deal_index,
+            dealer=self.dealer_seat,
+            current_player=self.current_player(),
+            hand=tuple(TOKENS[c] for c in range(52) for _ in range(hand[c])),
+            drawn=self.drawn if (not self.terminal and seat == self.player) else None,
+            table=tuple(tuple(TOKENS[c] for c in m) for m in self.table),
+            stock_size=len(self.deck) - self.stock_pos,
+            hand_sizes=tuple(self.hand_size),
+            melded=tuple(self.melded),
+            initial_meld_pending=not self.melded[seat],
+            blocked_turns=self.blocked,
+            turn=self.turn,
+            scores=tuple(self.scores),
+            deals_won=tuple(self.deals_won),
+            strict_table=self.strict,
+            log=tuple(self.log),
+        )
+
+    def card_locations(self) -> Mapping[str, Iterable[str]]:
+        out: dict[str, Iterable[str]] = {}
+        for s in range(self.n):
+            out[f"hand{s}"] = [TOKENS[c] for c in range(52) for _ in range(self.hands[s][c])]
+        out["table"] = [TOKENS[c] for m in self.table for c in m]
+        out["stock"] = self.deck[self.stock_pos:]
+        return out
+
+    def hidden_positions(self, seat: int) -> list[tuple[int, int]]:
+        d = len(self.dealer.realized) - 1
+        hidden = [(d, q) for q in range(self.stock_pos, len(self.deck))]
+        if self.terminal:
+            return hidden  # hands are revealed by the final scores
+        n = self.n
+        owned: list[list[int]] = [[] for _ in range(n)]
+        for j in range(HAND_SIZE * n):
+            owned[(self.dealer_seat + 1 + j) % n].append(j)
+        for ev, pos in zip(self.log, self.draw_pos):
+            if pos >= 0:
+                owned[ev.seat].append(pos)
+        if self.cur_draw_pos >= 0:
+            owned[self.player].append(self.cur_draw_pos)
+        shown: list[dict[str, int]] = [{} for _ in range(n)]
+        for ev in self.log:
+            for tok in ev.played:
+                shown[ev.seat][tok] = shown[ev.seat].get(tok, 0) + 1
+        for t in range(n):
+            if t == seat:
+                continue
+            left = dict(shown[t])
+            for q in owned[t]:
+                tok = self.deck[q]
+                if left.get(tok, 0) > 0:
+                    left[tok] -= 1  # a card of this kind went to the table: treat it as seen
+                    continue
+                hidden.append((d, q))
+        return sorted(hidden)
+
+    def clone(self) -> RummyState:
+        other = RummyState.__new__(RummyState)
+        other.__dict__.update(self.__dict__)
+        dealer = Dealer(self.dealer.seed, ())
+        dealer.stacked = self.dealer.stacked
+        dealer.realized = list(self.dealer.realized)
+        other.dealer = dealer
+        other.history = list(self.history)
+        other._legal_cache = None
+        other.hands = [list(h) for h in self.hands]
+        other.hand_size = list(self.hand_size)
+        other.melded = list(self.melded)
+        other.scores = list(self.scores)
+        other.deals_won = list(self.deals_won)
+        other.deal_results = list(self.deal_results)
+        other.log = list(self.log)
+        other.draw_pos = list(self.draw_pos)
+        return other

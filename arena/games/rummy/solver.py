@@ -1,0 +1,557 @@
+"""Meld solver for robber rummy: which cards of a pool can lie in valid melds.
+
+The core problem, :func:`max_cover`: given a multiset *pool* of cards (two packs,
+so each card 0-2 times), a weight per card and, optionally, a lower bound *keep*
+on how many copies of each card must be covered, choose disjoint valid melds
+from the pool maximising the total weight of the covered cards. It serves both
+cases of the game:
+
+* a player who has not melded: the pool is the hand (:func:`best_initial_meld`);
+* a player who has melded: the pool is hand + table and every covered card lies
+  on the new table; the cards left over form the new hand
+  (:func:`best_rearrangement`; ``strict_table`` sets *keep* to the table).
+
+Method: exact dynamic programming over ranks (the Rummikub DP of van Rijn,
+Takes and Vis, "The complexity of Rummikub problems", 2015), adapted to two
+packs, no jokers and the ace that plays low or high. Positions run
+``A(low), 2, 3, ..., K, A(high)`` (14 of them), and inside a position the four
+suits are decided one after another (56 stages). The state holds, per suit, the
+lengths of its at most two open runs (1, 2, or 3+; with a mark for a run that
+began with a low ace, which may not also take the high ace), the number of aces
+used low (the rest are available high), and, within a position, how many suits
+give one or two cards to sets of that rank (which fixes whether those cards
+form one or two legal sets). At each stage and for each state, the cards of the
+suit at that rank continue open runs, start runs, go to sets or stay out; runs of
+length 1 or 2 must continue. A state's value is the weight covered so far, and
+a back pointer per stage rebuilds the melds of the best final state.
+
+Complexity: at most 56 stages x S states x O options, with S <= 15^4 * 7 in
+theory (O <= 24), but the reachable states are far fewer because a suit with no
+card at a rank closes all its runs: measured medians are well under a few
+thousand transitions per call on real positions (see
+``tests/benchmarks/bench_rummy.py``).
+
+Budget: ``max_states`` (default :data:`DEFAULT_MAX_STATES`) caps the states kept
+after each stage. Within the cap the answer is exact (``Cover.exact`` is true);
+past it only the best states by value (ties by key, so the result stays
+deterministic) survive: the answer is then a valid cover that may be below the
+optimum, and ``exact`` is false. The work is therefore bounded by
+``56 * max_states * 24`` transitions whatever the position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from arena.games.rummy.melds import ACE, VALUE, canonical_layout, canonical_meld, counts_of, is_meld
+
+__all__ = [
+    "DEFAULT_MAX_STATES", "Cover", "max_cover", "count_weights", "hand_melds",
+    "best_initial_meld", "best_rearrangement", "extensions", "solve", "live_cards", "improve", "GLOBAL_POOL",
+]
+
+DEFAULT_MAX_STATES = 4000
+"""Default cap on DP states kept per stage (the node budget)."""
+
+COUNT_FIRST = 2048
+"""Weight of one card in :func:`count_weights`: more than the value of all 104 cards."""
+
+_VALID_M = frozenset({(0, 0), (3, 0), (4, 0), (2, 2), (0, 3), (1, 3), (0, 4)})
+"""(suits giving 1 card, suits giving 2 cards) to sets at one rank that form legal sets."""
+
+_SHIFT = (0, 7, 14, 21)
+_M1 = 1 << 28
+_M2 = 1 << 31
+_LOWMASK = (1 << 28) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """A solution of :func:`max_cover`."""
+
+    melds: tuple[tuple[int, ...], ...]
+    """The melds, canonical, in canonical order."""
+    weight: int
+    """Total weight of the covered cards."""
+    covered: int
+    """Number of covered cards."""
+    exact: bool
+    """Whether the search stayed within its budget (the cover is then optimal)."""
+    nodes: int
+    """Transitions examined."""
+
+
+def count_weights() -> list[int]:
+    """Weights that maximise the number of covered cards, then their penalty value."""
+    return [COUNT_FIRST + v for v in VALUE]
+
+
+def _rank(p: int) -> int:
+    return ACE if p in (0, 13) else p - 1
+
+
+def _pclass(p: int) -> int:
+    if p in (0, 2, 12, 13):
+        return p
+    return 1
+
+
+def _grow(r: int, p: int) -> int:
+    if r == 1:
+        return 2
+    if r == 2:
+        return 4 if p == 2 else 3
+    return r
+
+
+@lru_cache(maxsize=None)
+def _options(code: int, pc: int, c: int, lmax: int, sets_ok: bool) -> tuple[tuple[int, int, int, tuple[int, int, int, int]], ...]:
+    """Per-suit moves: (new code, cards used, cards to sets, (cont a, cont b, new runs, k)).
+
+    ``code = la * 25 + a * 5 + b`` with open runs a >= b in {0 none, 1, 2, 3 (3+), 4 (3+ from a low ace)}
+    and ``la`` aces used low. ``c`` is the number of cards of the suit at this rank
+    (at the high ace: all aces of the suit) and ``lmax`` how many may stay out.
+    """
+    la, a, b = code // 25, (code // 5) % 5, code % 5
+    out: dict[int | tuple[int, int], tuple[int, int, int, tuple[int, int, int, int]]] = {}
+    if pc == 0:
+        res = []
+        for nr in range(min(c, 2) + 1):
+            res.append((nr * 25 + (1 if nr >= 1 else 0) * 5 + (1 if nr == 2 else 0), nr, 0, (0, 0, nr, 0)))
+        return tuple(res)
+    if pc == 13:
+        c -= la
+    p_for_grow = 2 if pc == 2 else 3
+    runs = [r for r in (a, b) if r]
+    choices: list[list[int]] = [[]]
+    for r in runs:
+        nxt = []
+        for ch in choices:
+            if r in (3, 4):
+                nxt.append(ch + [0])
+            if not (pc == 13 and r == 4):
+                nxt.append(ch + [1])
+        choices = nxt
+    for ch in choices:
+        cont = sum(ch)
+        if cont > c:
+            continue
+        kept = [_grow(r, p_for_grow) for r, x in zip(runs, ch) if x]
+        rem = c - cont
+        for nr in range(0, (rem if pc not in (12, 13) else 0) + 1):
+            if len(kept) + nr > 2:
+                break
+            for k in range(0, (min(2, rem - nr) if sets_ok else 0) + 1):
+                left = rem - nr - k
+                if left > lmax:
+                    continue
+                new = sorted(kept + [1] * nr, reverse=True) + [0, 0]
+                ncode = la * 25 + new[0] * 5 + new[1]
+                dec = (ch[0] if len(ch) > 0 else 0, ch[1] if len(ch) > 1 else 0, nr, k)
+                used = cont + nr + k
+                key = (ncode, k)
+                if key not in out or out[key][1] < used:
+                    out[key] = (ncode, used, k, dec)
+    return tuple(out.values())
+
+
+def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
+              keep: Sequence[int] | None = None, *, max_drops: int | None = None,
+              max_states: int = DEFAULT_MAX_STATES, stats: list[int] | None = None) -> Cover | None:
+    """Disjoint valid melds from ``pool`` (52 counts) covering the most cards, then the most value.
+
+    :param values: per card id, the secondary objective, each 0..19 (default the
+        penalty values); the weight of a card is ``2048 + value``.
+    :param keep: per card id, copies that must be covered (``None``: none).
+    :param max_drops: prune every partial solution that has left out more cards
+        (branch and bound; ``None``: no limit).
+    :param max_states: the budget (states kept per stage).
+    :param stats: if given, ``[nodes, truncations]`` are added to it.
+    :returns: the best cover, or ``None`` if there is none within the limits.
+    """
+    vals = list(values) if values is not None else list(VALUE)
+    w = [COUNT_FIRST + v for v in vals]
+    n = [[pool[s * 13 + r] for r in range(13)] for s in range(4)]
+    lim = [[pool[s * 13 + r] - (keep[s * 13 + r] if keep is not None else 0) for r in range(13)]
+           for s in range(4)]
+    # seen[i]: cards decided up to stage i (aces at the high ace only)
+    seen = [0] * 56
+    acc = 0
+    for i in range(56):
+        p, s = divmod(i, 4)
+        if p:
+            acc += n[s][_rank(p)]
+        seen[i] = acc
+    limit = 10**9 if max_drops is None else max_drops
+    states: dict[int, int] = {0: 0}
+    trail: list[dict[int, tuple[int, int, tuple[int, int, int, int]]] | None] = []
+    ends: list[dict[int, int] | None] = []
+    exact = True
+    nodes = 0
+    for p in range(14):
+        rank = _rank(p)
+        pc = _pclass(p)
+        sets_ok = p > 0 and sum(1 for x in range(4) if n[x][rank]) >= 3
+        for s in range(4):
+            sh = _SHIFT[s]
+            c = n[s][rank]
+            if c == 0 and pc != 13:
+                # nothing to place: open runs of 3+ close, shorter ones die
+                if not any(((key >> sh) & 127) % 25 for key in states):
+                    trail.append(None)
+                    continue
+                nxt0: dict[int, int] = {}
+                back0: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
+                for key, val in states.items():
+                    code = (key >> sh) & 127
+                    nodes += 1
+                    a, b = (code // 5) % 5, code % 5
+                    if a in (1, 2) or b in (1, 2):
+                        continue
+                    nk = key - ((code % 25) << sh)
+                    old = nxt0.get(nk)
+                    if old is None or old < val:
+                        nxt0[nk] = val
+                        back0[nk] = (key, 0, (0, 0, 0, 0))
+                states = nxt0
+                trail.append(back0)
+                continue
+            lmax = lim[s][rank] if p else 2
+            wt = w[s * 13 + rank]
+            floor = (seen[p * 4 + s] - limit) * COUNT_FIRST
+            nxt: dict[int, int] = {}
+            back: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
+            for key, val in states.items():
+                code = (key >> sh) & 127
+                for ncode, used, k, dec in _options(code, pc, c, lmax, sets_ok):
+                    nodes += 1
+                    nv = val + used * wt
+                    if nv < floor:
+                        continue
+                    nk = key + ((ncode - code) << sh)
+                    if k == 1:
+                        nk += _M1
+                    elif k == 2:
+                        nk += _M2
+                    old = nxt.get(nk)
+                    if old is None or old < nv:
+                        nxt[nk] = nv
+                        back[nk] = (key, used, dec)
+            if len(nxt) > max_states:
+                exact = False
+                best = sorted(nxt.items(), key=lambda kv: (-kv[1], kv[0]))[:max_states]
+                nxt = dict(best)
+            states = nxt
+            trail.append(back)
+        if not sets_ok:
+            ends.append(None)
+            continue
+        # close the position: the set cards must form legal sets
+        merged: dict[int, int] = {}
+        endback: dict[int, int] = {}
+        for key, val in states.items():
+            m = ((key >> 28) & 7, key >> 31)
+            if m not in _VALID_M:
+                continue
+            low = key & _LOWMASK
+            if low not in merged or merged[low] < val:
+                merged[low] = val
+                endback[low] = key
+        states = merged
+        ends.append(endback)
+    # final states: every open run must have length 3+
+    best_key = None
+    best_val = -1
+    for key, val in states.items():
+        ok = True
+        for s in range(4):
+            code = (key >> _SHIFT[s]) & 127
+            a, b = (code // 5) % 5, code % 5
+            if a in (1, 2) or b in (1, 2):
+                ok = False
+                break
+        if ok and (val > best_val or (val == best_val and best_key is not None and key < best_key)):
+            best_key, best_val = key, val
+    if stats is not None:
+        stats[0] += nodes
+        stats[1] += 0 if exact else 1
+    if best_key is None:
+        return None
+    # walk back
+    decisions: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * 56
+    key = best_key
+    for p in range(13, -1, -1):
+        endback = ends[p]
+        if endback is not None:
+            key = endback[key]
+        for s in range(3, -1, -1):
+            back = trail[p * 4 + s]
+            if back is None:
+                decisions[p * 4 + s] = (0, 0, 0, 0)
+                continue
+            prev, _used, dec = back[key]
+            decisions[p * 4 + s] = dec
+            key = prev
+    melds = _rebuild(decisions)
+    covered = sum(len(m) for m in melds)
+    return Cover(melds=canonical_layout(melds), weight=best_val, covered=covered, exact=exact, nodes=nodes)
+
+
+def _rebuild(decisions: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, ...]]:
+    melds: list[tuple[int, ...]] = []
+    runs: list[list[tuple[int, list[int]]]] = [[] for _ in range(4)]
+    for p in range(14):
+        rank = _rank(p)
+        ks = [0, 0, 0, 0]
+        for s in range(4):
+            ca, cb, nr, k = decisions[p * 4 + s]
+            card = s * 13 + rank
+            active = sorted(runs[s], key=lambda r: -r[0])
+            new: list[tuple[int, list[int]]] = []
+            for i, (code, cards) in enumerate(active):
+                if (ca, cb)[i]:
+                    new.append((_grow(code, p), cards + [card]))
+                else:
+                    melds.append(tuple(cards))
+            for _ in range(nr):
+                new.append((1, [card]))
+            runs[s] = new
+            ks[s] = k
+        if any(ks):
+            twos = [s * 13 + rank for s in range(4) if ks[s] == 2]
+            ones = [s * 13 + rank for s in range(4) if ks[s] == 1]
+            if not twos:
+                melds.append(tuple(ones))
+            else:
+                half = (len(ones) + 1) // 2
+                melds.append(tuple(twos + ones[:half]))
+                melds.append(tuple(twos + ones[half:]))
+    for s in range(4):
+        for _code, cards in runs[s]:
+            melds.append(tuple(cards))
+    for m in melds:
+        assert is_meld(m), m
+    return melds
+
+
+def hand_melds(counts: Sequence[int], limit: int = 200) -> list[tuple[int, ...]]:
+    """Every distinct valid meld that can be formed from ``counts`` (canonical, sorted)."""
+    found: set[tuple[int, ...]] = set()
+    for s in range(4):
+        base = s * 13
+        # positions 0 = low ace, 1..12 = 2..K, 13 = high ace
+        have = [counts[base + _rank(p)] > 0 for p in range(14)]
+        for start in range(12):
+            if not have[start]:
+                continue
+            for end in range(start + 1, 14):
+                if not have[end] or (start == 0 and end == 13):
+                    break
+                if end - start < 2:
+                    continue
+                found.add(canonical_meld(base + _rank(p) for p in range(start, end + 1)))
+    for r in range(13):
+        suits = [s for s in range(4) if counts[s * 13 + r] > 0]
+        if len(suits) >= 3:
+            for drop in [None, *suits] if len(suits) == 4 else [None]:
+                sub = [s for s in suits if s != drop]
+                found.add(tuple(s * 13 + r for s in sub))
+    out = sorted(found, key=lambda m: (-len(m), m))
+    return out[:limit]
+
+
+def live_cards(pool: Sequence[int]) -> list[int]:
+    """The pool without the copies that cannot lie in any meld, repeated to a fixpoint.
+
+    A card is live if two other cards of its rank in other suits, or a run of three
+    of its suit through it, are in the pool.
+    """
+    cur = list(pool)
+    while True:
+        nxt = [0] * 52
+        for c in range(52):
+            if not cur[c]:
+                continue
+            s, r = divmod(c, 13)
+            if sum(1 for x in range(4) if x != s and cur[x * 13 + r]) >= 2:
+                nxt[c] = cur[c]
+                continue
+            have = [cur[s * 13 + _rank(q)] > 0 for q in range(14)]
+            for p in ((0, 13) if r == ACE else (r + 1,)):
+                if any(lo >= 0 and lo + 2 <= 13 and have[lo] and have[lo + 1] and have[lo + 2]
+                       for lo in (p - 2, p - 1, p)):
+                    nxt[c] = cur[c]
+                    break
+        if nxt == cur:
+            return cur
+        cur = nxt
+
+
+def solve(pool: Sequence[int], keep: Sequence[int] | None = None, *, values: Sequence[int] | None = None,
+          max_drops: int | None = None, max_states: int = DEFAULT_MAX_STATES) -> Cover | None:
+    """:func:`max_cover` by iterative deepening on the number of left-out live cards.
+
+    Dead cards (see :func:`live_cards`) are left out first; then the search runs
+    with at most 0, 1, 2, ... further cards left out and stops at the first limit
+    that has a solution, which is therefore optimal (most cards, then most value)
+    when ``exact``. Small limits prune hard, so a pool that can be (nearly) all laid
+    down is fast however big it is. ``max_drops`` stops the deepening early.
+    """
+    live = live_cards(pool)
+    if keep is not None and any(k > l for k, l in zip(keep, live)):
+        return None
+    total = sum(live)
+    cap = total if max_drops is None else min(total, max_drops)
+    stats = [0, 0]
+    if total <= DIRECT_POOL:
+        # small pools: one search with the full limit is cheaper than deepening
+        cover = max_cover(live, values, keep, max_drops=cap, max_states=max_states, stats=stats)
+        if cover is None:
+            return None
+        return Cover(cover.melds, cover.weight, cover.covered, stats[1] == 0, stats[0])
+    for d in range(cap + 1):
+        cover = max_cover(live, values, keep, max_drops=d, max_states=max_states, stats=stats)
+        if cover is not None:
+            return Cover(cover.melds, cover.weight, cover.covered, stats[1] == 0, stats[0])
+    return None
+
+
+def best_initial_meld(hand: Sequence[int], *, values: Sequence[int] | None = None,
+                      max_states: int = DEFAULT_MAX_STATES) -> Cover | None:
+    """The best set of melds from the hand alone (``None`` if it has none)."""
+    cover = solve(hand, values=values, max_states=max_states)
+    if cover is None or cover.covered == 0:
+        return None
+    return cover
+
+
+def _near_cards(hand: Sequence[int], dist: int = 2) -> tuple[set[int], set[int]]:
+    """Cards of the same suit within ``dist`` ranks of a hand card (ace both ends), and hand ranks."""
+    near: set[int] = set()
+    ranks: set[int] = set()
+    for c in range(52):
+        if not hand[c]:
+            continue
+        s, r = divmod(c, 13)
+        ranks.add(r)
+        for p in ((0, 13) if r == ACE else (r + 1,)):
+            for q in range(max(0, p - dist), min(13, p + dist) + 1):
+                near.add(s * 13 + _rank(q))
+    return near, ranks
+
+
+DIRECT_POOL = 24
+"""Pools up to this many live cards are searched in one pass (no deepening)."""
+
+GLOBAL_POOL = 36
+"""Pools up to this many live cards are solved whole (exactly, within the budget)."""
+
+
+def best_rearrangement(hand: Sequence[int], table: Iterable[Sequence[int]], *, strict: bool = False,
+                       values: Sequence[int] | None = None, global_pool: int = GLOBAL_POOL,
+                       max_states: int = DEFAULT_MAX_STATES) -> Cover | None:
+    """The best new table from hand + table for a player who has melded.
+
+    If hand + table hold at most ``global_pool`` live cards, :func:`solve` searches
+    the whole pool: the answer is optimal (most cards laid, then most points) when
+    ``exact``. Bigger pools go to :func:`improve`, a local search that starts from
+    the table as it is and repeatedly re-solves, exactly, the neighbourhood of one
+    hand card (the table melds next to it in its suit or holding its rank,
+    with the nearby hand cards), keeping those table cards on the table; it is
+    never worse than the table plus the best melds of the hand alone, but may miss
+    a chain through distant melds (``exact`` is then false).
+
+    :returns: the cover (the whole new table), or ``None`` when no layout lowers
+        the hand by at least one card.
+    """
+    table = [tuple(m) for m in table]
+    tcounts = counts_of(c for m in table for c in m)
+    tsize = sum(tcounts)
+    pool = [h + t for h, t in zip(hand, tcounts)]
+    if sum(live_cards(pool)) <= global_pool:
+        cover = solve(pool, tcounts if strict else None, values=values, max_states=max_states)
+        if cover is not None and cover.covered > tsize:
+            return cover
+        if cover is not None and cover.exact:
+            return None
+    return improve(hand, table, values=values, max_states=max_states)
+
+
+def improve(hand: Sequence[int], table: Sequence[Sequence[int]], *, values: Sequence[int] | None = None,
+            max_states: int = DEFAULT_MAX_STATES, max_rounds: int = 64) -> Cover | None:
+    """Local search for :func:`best_rearrangement` (see there); table cards stay on the table.
+
+    Work: at most ``max_rounds`` neighbourhood solves, each on a pool of a few
+    table melds plus hand cards, bounded by ``max_states``.
+    """
+    vals = list(values) if values is not None else list(VALUE)
+    cur_table = [tuple(m) for m in table]
+    cur_hand = list(hand)
+    start_size = sum(cur_hand)
+    nodes = 0
+    rounds = 0
+    # first the hand's own melds, laid beside the table
+    own = solve(cur_hand, values=vals, max_states=max_states)
+    if own is not None:
+        nodes += own.nodes
+        for m in own.melds:
+            cur_table.append(m)
+            for c in m:
+                cur_hand[c] -= 1
+    failed: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    progress = True
+    while progress and sum(cur_hand) and rounds < max_rounds:
+        progress = False
+        order = sorted((c for c in range(52) if cur_hand[c]), key=lambda c: (-vals[c], c))
+        for h in order:
+            if rounds >= max_rounds:
+                break
+            rounds += 1
+            near, _ranks = _near_cards(counts_of([h]), 1)
+            rank = h % 13
+            nb = [i for i, m in enumerate(cur_table) if any(c in near or c % 13 == rank for c in m)]
+            if not nb:
+                continue
+            tc = counts_of(c for i in nb for c in cur_table[i])
+            zone, zranks = _near_cards(tc)
+            zone |= near
+            sub_hand = [cur_hand[c] if (c in zone or c % 13 == rank) else 0 for c in range(52)]
+            sub_pool = [a + b for a, b in zip(tc, sub_hand)]
+            n_sub = sum(sub_hand)
+            memo_key = (tuple(sub_pool), tuple(tc))
+            if memo_key in failed:
+                continue
+            cover = solve(sub_pool, tc, values=vals, max_drops=n_sub - 1, max_states=max_states)
+            if cover is None or cover.covered <= sum(tc):
+                failed.add(memo_key)
+                continue
+            nodes += cover.nodes
+            placed = cover.covered - sum(tc)
+            if placed <= 0:
+                continue
+            used = counts_of(c for m in cover.melds for c in m)
+            for c in range(52):
+                cur_hand[c] -= used[c] - tc[c]
+            keep = [m for i, m in enumerate(cur_table) if i not in set(nb)]
+            cur_table = keep + list(cover.melds)
+            progress = True
+            break
+    laid = start_size - sum(cur_hand)
+    if laid <= 0:
+        return None
+    weight = sum((COUNT_FIRST + vals[c]) for m in cur_table for c in m)
+    return Cover(canonical_layout(cur_table), weight, sum(len(m) for m in cur_table), False, nodes)
+
+
+def extensions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[tuple[int, tuple[int, ...]]]:
+    """Single hand cards that extend a table meld: (meld index, new meld)."""
+    out = []
+    for i, meld in enumerate(table):
+        for c in range(52):
+            if hand[c] and len(meld) < 13:
+                new = (*meld, c)
+                if is_meld(new):
+                    out.append((i, canonical_meld(new)))
+    return out

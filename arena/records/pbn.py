@@ -283,7 +283,7 @@ def dumps(items: Iterable[Any], *, newline: str = "\n", **tags: str) -> str:
     """
     if isinstance(items, PbnGame) or hasattr(items, "game"):
         items = [items]
-    blocks = []
+    blocks: list[str] = []
     for item in items:
         games = [item] if isinstance(item, PbnGame) else from_state(item, **tags)
         blocks.extend(newline.join(_game_lines(g)) for g in games)

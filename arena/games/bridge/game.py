@@ -63,7 +63,7 @@ class BridgeGame(Game):
         per_deal = 319 + 52  # longest auction plus every card
         if self.options["scoring"] == "duplicate":
             return per_deal
-        return per_deal * self.options["deal_cap"] * self.options["rubbers"]
+        return per_deal * int(self.options["deal_cap"]) * int(self.options["rubbers"])
 
     def full_deck(self) -> list[str]:
         return standard_deck()

@@ -381,7 +381,7 @@ class BridgeState(State):
 
     def history_strings(self) -> list[str]:
         """Canonical texts of every action (ids map to text without replay)."""
-        return [_ACTION_TEXT[a] for a in self.history]  # type: ignore[index]
+        return [_ACTION_TEXT[a] for a in self.history]  # type: ignore[call-overload]
 
     # -- information ----------------------------------------------------------------------
     def observation(self, seat: int) -> BridgeObservation:

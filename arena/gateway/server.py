@@ -48,6 +48,12 @@ class GatewayConfig:
     """Upper bound on the concurrent decisions granted to one bot."""
     max_receive_message_bytes: int = 1 << 20
     """Largest message accepted from a bot or operator (1 MiB)."""
+    max_messages_per_second: int = 5_000
+    """Per bot stream; a bot that sends more is disconnected."""
+    tls_cert: str | None = None
+    """PEM certificate chain file; with ``tls_key`` the gateway serves TLS only."""
+    tls_key: str | None = None
+    """PEM private key file."""
 
 
 async def start_server(address: str, registry: BotRegistry, *, operator_token: str | None = None,
@@ -61,7 +67,11 @@ async def start_server(address: str, registry: BotRegistry, *, operator_token: s
     """
     cfg = config or GatewayConfig()
     hub = SessionHub(asyncio.get_running_loop(), max_concurrent_cap=cfg.max_concurrent_cap,
-                     ping_interval=cfg.ping_interval)
+                     ping_interval=cfg.ping_interval,
+                     max_messages_per_second=cfg.max_messages_per_second)
+    if server_credentials is None and cfg.tls_cert and cfg.tls_key:
+        with open(cfg.tls_key, "rb") as key, open(cfg.tls_cert, "rb") as cert:
+            server_credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
     options: list[tuple[str, Any]] = [
         ("grpc.max_receive_message_length", cfg.max_receive_message_bytes),
         ("grpc.keepalive_time_ms", 30_000),

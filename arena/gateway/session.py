@@ -27,12 +27,16 @@ import grpc
 from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout
 
-__all__ = ["BotSession", "SessionHub", "PendingDecision", "MAX_PROTOCOL_ERRORS"]
+__all__ = ["BotSession", "SessionHub", "PendingDecision", "MAX_PROTOCOL_ERRORS", "MAX_MESSAGES_PER_SECOND"]
 
 log = logging.getLogger("arena.gateway")
 
 MAX_PROTOCOL_ERRORS = 100
 """A session that makes more protocol errors than this is closed (RESOURCE_EXHAUSTED)."""
+
+MAX_MESSAGES_PER_SECOND = 5_000
+"""A session that sends more messages than this within one second is closed
+(RESOURCE_EXHAUSTED): a bot never needs more than its answers and Pongs."""
 
 _RECENT_EXPIRED = 4096
 """How many expired request ids a session remembers (to answer LATE, not UNKNOWN)."""
@@ -68,6 +72,8 @@ class BotSession:
         self.close_details = ""
         self.protocol_errors = 0
         self.last_seen = hub.loop.time()
+        self._window_start = self.last_seen
+        self._window_count = 0
 
     # -- arena -> bot ------------------------------------------------------
     def send(self, message: bot_pb2.ArenaMessage) -> None:
@@ -129,7 +135,14 @@ class BotSession:
     # -- bot -> arena ------------------------------------------------------
     def on_message(self, message: bot_pb2.BotMessage) -> None:
         """Handle one message from the bot (after the Hello)."""
-        self.last_seen = self.hub.loop.time()
+        now = self.last_seen = self.hub.loop.time()
+        if now - self._window_start >= 1.0:
+            self._window_start, self._window_count = now, 0
+        self._window_count += 1
+        if self._window_count > self.hub.max_messages_per_second:
+            self.close(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                       f"more than {self.hub.max_messages_per_second} messages in one second")
+            return
         kind = message.WhichOneof("kind")
         if kind == "decision":
             self._on_decision(message.decision)
@@ -212,8 +225,10 @@ class SessionHub:
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop, *, max_concurrent_cap: int = 64,
-                 ping_interval: float = 10.0) -> None:
+                 ping_interval: float = 10.0,
+                 max_messages_per_second: int = MAX_MESSAGES_PER_SECOND) -> None:
         self.loop = loop
+        self.max_messages_per_second = max_messages_per_second
         self.max_concurrent_cap = max_concurrent_cap
         self.ping_interval = ping_interval
         self.sessions: dict[str, BotSession] = {}

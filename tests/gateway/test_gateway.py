@@ -371,3 +371,31 @@ def test_reconnect_replaces_session_and_plays_on(gateway: Gateway) -> None:
         assert result.record.faults == []
     finally:
         thread.stop()
+
+
+def test_oversized_message_is_refused_and_gateway_stays_up(gateway: Gateway) -> None:
+    raw = _welcomed_raw(gateway, "big")
+    raw.send(decision=bot_pb2.Decision(request_id=1, action_text="x" * (2 << 20)))
+    end = raw.receive(timeout=5)
+    while isinstance(end, bot_pb2.ArenaMessage):
+        end = raw.receive(timeout=5)
+    assert isinstance(end, grpc.RpcError) and end.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    raw.close()
+    _, token = gateway.registry.register("small")
+    thread = _connect(gateway, RandomBot(), "small", token)
+    assert run_match(HighcardGame(), [gateway.agent("small")] * 2, seed=3).record.faults == []
+    thread.stop()
+
+
+def test_flood_of_bogus_decisions_closes_the_session(gateway: Gateway) -> None:
+    raw = _welcomed_raw(gateway, "flood")
+    for rid in range(1000, 1150):  # bounded: 150 answers to requests that were never sent
+        raw.send(decision=bot_pb2.Decision(request_id=rid, action_id=0))
+    errors = 0
+    end = raw.receive(timeout=5)
+    while isinstance(end, bot_pb2.ArenaMessage):
+        errors += end.WhichOneof("kind") == "decision_error"
+        end = raw.receive(timeout=5)
+    assert isinstance(end, grpc.RpcError) and end.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert errors > 50 and not gateway.is_connected("flood")
+    raw.close()

@@ -42,7 +42,7 @@ from arena.core.cards import STANDARD_TOKENS, card_index, parse_card
 from arena.core.errors import ArenaError, DecodeError
 from arena.games.bridge.calls import FIRST_BID, PASS, call_to_string, string_to_call
 from arena.games.bridge.cardmasks import pbn_hand
-from arena.games.bridge.scoring import board_dealer, board_vulnerability, format_contract, parse_contract
+from arena.games.bridge.scoring import board_dealer, board_vulnerability, parse_contract
 
 __all__ = ["PbnGame", "MANDATORY_TAGS", "loads", "load", "dumps", "dump", "parse_deal",
            "format_deal", "deal_from_pbn", "to_state", "from_state", "pbn_card"]
@@ -454,8 +454,7 @@ def to_state(g: PbnGame, game: Any = None) -> Any:
                     state.apply_action(card_index(pbn_card(tok)))
                 if done or state.is_terminal():
                     break
-                plays = state.plays
-                leader = _leader_after(plays, state)
+                leader = _hand_to_play(state)
         return state
     except DecodeError:
         raise
@@ -463,12 +462,7 @@ def to_state(g: PbnGame, game: Any = None) -> Any:
         raise DecodeError(f"game does not replay: {exc}") from exc
 
 
-def _leader_after(plays: list[int], state: Any) -> int:
-    """The seat to lead after a completed trick (the hand to play now)."""
+def _hand_to_play(state: Any) -> int:
+    """The seat whose card is played next (after a completed trick: the leader)."""
     obs = state.observation(state.declarer)
     return obs.playing_hand if obs.playing_hand >= 0 else 0
-
-
-def contract_text(level: int, strain: int, doubled: int) -> str:
-    """PBN contract text (``4SX``, ``3NT``, ``Pass``)."""
-    return format_contract(level, strain, doubled)

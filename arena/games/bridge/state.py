@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card, standard_deck
 from arena.core.dealing import Dealer
-from arena.core.errors import IllegalActionError, InvalidActionError
+from arena.core.errors import InvalidActionError
 from arena.core.state import TERMINAL, Action, State
 
-from arena.games.bridge.calls import (AUCTION_LEGAL, DOUBLE, FIRST_BID, PASS, REDOUBLE,
+from arena.games.bridge.calls import (AUCTION_LEGAL, FIRST_BID, PASS, REDOUBLE,
                                       call_illegal_reason, call_to_string, string_to_call)
 from arena.games.bridge.cardmasks import SUIT_CARDS, SUIT_MASK, deal_masks, mask_to_ids
 from arena.games.bridge.scoring import (board_dealer, board_vulnerability, duplicate_score_parts,

@@ -23,6 +23,10 @@ class CanastaGame(Game):
     default_options = DEFAULT_OPTIONS
     action_space_size = None
     zero_sum = True
+    conformance_options = {"deals": 1}
+    """Options for the shared conformance suite: a whole random game is thousands of
+    actions (hungarian random games often reach ``max_hands``), and the suite replays
+    the history at every step; one hand per match exercises every rule."""
 
     def _configure(self) -> None:
         self.rules = Rules.from_options(self.options)

@@ -1,0 +1,153 @@
+"""Built-in canasta bots: ``random`` and ``heuristic``.
+
+Both see only the seat's :class:`~arena.games.canasta.CanastaObservation` and the
+listed legal actions, and are deterministic for a given seed.
+
+``heuristic`` (greedy, one ply):
+
+* draw phase: takes the pile whenever a listed pickup exists while the stock
+  lasts (the pickup using the fewest wild cards, then the most cards melded);
+  after the stock is exhausted it takes only when forced;
+* play phase: goes out when a listed meld empties the hand; otherwise makes the
+  best-scoring meld (naturals count, wild cards cost unless they complete a
+  canasta, completing a canasta is worth most), one action at a time;
+* discard: a black three first (it blocks the next player); never a wild card if
+  anything else is left; otherwise a card of the rank with the fewest copies in
+  hand, avoiding ranks an opponent has melded, higher values first.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from arena.bots.base import Agent, MatchInfo, RandomAgent
+from arena.core.dealing import SeedStream
+from arena.core.state import Action
+
+__all__ = ["BOTS", "CanastaRandomAgent", "CanastaHeuristicAgent"]
+
+_VALUE = {"A": 20, "K": 10, "Q": 10, "J": 10, "T": 10, "9": 10, "8": 10,
+          "7": 5, "6": 5, "5": 5, "4": 5, "2": 20, "3": 5}
+
+
+def _wild(c: str) -> bool:
+    return c == "JK" or c[0] == "2"
+
+
+class CanastaRandomAgent(RandomAgent):
+    """Uniform over the listed legal actions."""
+
+    name = "random"
+
+
+class CanastaHeuristicAgent(Agent):
+    """Greedy melder that takes the pile; see the module docstring."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self._seed = seed
+        self._rng = SeedStream(f"canasta-heuristic|{seed}")
+        self.seat = 0
+
+    def start_match(self, info: MatchInfo) -> None:
+        self.seat = int(info.get("seat", 0))
+        self._rng = SeedStream(f"canasta-heuristic|{self._seed}|{info.get('match_id', '')}|{self.seat}")
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        obs = observation
+        legal = list(legal_actions)
+        if obs.phase == "draw":
+            return self._draw(obs, legal)
+        return self._play(obs, legal)
+
+    # -- draw phase ----------------------------------------------------------
+    def _draw(self, obs: Any, legal: list[Any]) -> Any:
+        kinds = {a.kind for a in legal}
+        takes = [a for a in legal if a.kind == "take"]
+        if "draw" in kinds:
+            if takes:
+                return min(takes, key=lambda a: (sum(_wild(c) for c in a.cards), -len(a.cards), a.sort_key()))
+            return next(a for a in legal if a.kind == "draw")
+        if "decline" in kinds:
+            return next(a for a in legal if a.kind == "decline")
+        return min(takes, key=lambda a: (len(a.cards), a.sort_key()))
+
+    # -- play phase ----------------------------------------------------------
+    def _play(self, obs: Any, legal: list[Any]) -> Any:
+        hand_size = len(obs.hand)
+        my_melds = dict(obs.melds[obs.side])
+        melds = [a for a in legal if a.kind == "meld"]
+        best = None
+        best_score = 0.0
+        for a in melds:
+            used = len(a.cards)
+            if used == hand_size:
+                return a  # going out
+            score = self._meld_score(a, my_melds)
+            if hand_size - used <= 1:
+                score += 1000  # the discard that follows goes out
+            if score > best_score:
+                best, best_score = a, score
+        if best is not None:
+            return best
+        return self._discard(obs, legal)
+
+    @staticmethod
+    def _meld_score(a: Any, my_melds: dict[str, tuple[str, ...]]) -> float:
+        score = 0.0
+        for key, cards in a.groups:
+            old = len(my_melds.get(key, ()))
+            nat = sum(1 for c in cards if not _wild(c))
+            wild = len(cards) - nat
+            after = old + len(cards)
+            if key == "BLACK3":
+                score += 1
+                continue
+            if key == "WILD":
+                score += 40 if after >= 7 and old < 7 else -5 * wild
+                continue
+            score += 3 * nat
+            if after >= 7 and old < 7:
+                score += 40 + 5 * wild  # completing a canasta pays the wild cards
+            else:
+                score -= 6 * wild
+        return score
+
+    def _discard(self, obs: Any, legal: list[Any]) -> Any:
+        discards = [a for a in legal if a.kind == "discard"]
+        counts = Counter(c[0] if c != "JK" else "JK" for c in obs.hand)
+        opp_ranks: set[str] = set()
+        for side, melds in enumerate(obs.melds):
+            if side != obs.side:
+                opp_ranks.update(k for k, _ in melds)
+        mine = {k for k, _ in obs.melds[obs.side]}
+
+        def cost(a: Any) -> tuple[float, ...]:
+            c = a.card
+            if c in ("3C", "3S"):
+                return (-100.0, 0.0, a.sort_key())
+            if _wild(c):
+                return (1000.0, 0.0, a.sort_key())
+            r = c[0]
+            k = 10.0 * counts[r]
+            if r in opp_ranks:
+                k += 25
+            if r in mine:
+                k += 15
+            return (k, -_VALUE[r], a.sort_key())
+
+        return min(discards, key=cost)
+
+
+def _random(seed: int | str = 0, **_: Any) -> Agent:
+    return CanastaRandomAgent(seed)
+
+
+def _heuristic(seed: int | str = 0, **_: Any) -> Agent:
+    return CanastaHeuristicAgent(seed)
+
+
+BOTS = {"random": _random, "heuristic": _heuristic}

@@ -29,6 +29,10 @@ Action ids (stable)
     Text: cards ``AS``, calls ``P X XX 1C .. 7N`` (``NT``/``Pass`` also parse). ``2C``..``7S``
     are both a card and a bid: :meth:`BridgeState.string_to_action` reads them by phase.
 
+Phases (:class:`Phase`)
+    AUCTION -> PLAY -> OVER; a passed-out duplicate board goes AUCTION -> OVER; in
+    rubber each new deal starts again at AUCTION until the match is OVER.
+
 Who acts
     Auction: dealer first, then clockwise. Play: the opening leader is the declarer's
     left; when dummy is to play, ``current_player()`` is the declarer and the card
@@ -62,6 +66,10 @@ Rule decisions (beyond rules/bridge.md section 12)
     * In rubber, hands are not revealed to bots after a deal (the rules allow, not
       require, it).
     * ``Game.describe`` and ``score_sheet`` are text/rows for people, not for bots.
+    * Contract text writes notrump ``NT`` (``3NT``, ``7NTXX``, PBN style); call tokens
+      write it ``N`` (``3N``).
+    * ``score`` in a duplicate observation is (0, 0) until the board is over; then the
+      scoring side's entry holds its positive score.
 
 Version history
     * v1 (2026-11-29): first version.

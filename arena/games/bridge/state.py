@@ -234,7 +234,7 @@ class BridgeState(State):
         self._leaders.append(leader)
         self._follow = -1
         self._legal_mask = self._hands[leader]
-        self._actor = leader  # the opening leader is a defender; never forced (13 cards)
+        self._actor = leader  # the opening leader is a defender (never dummy)
 
     # -- play ---------------------------------------------------------------------
     def _apply_play(self, card: int) -> None:

@@ -17,7 +17,8 @@ Rules summary
   first). Then each eligible player (everyone but the buyer of the previous round),
   starting with the turner, is asked once: ``PASS`` or a bid that is a multiple of
   1000, at least 1000, above the high bid and at most the bidder's purchasing power.
-  A player with no legal bid is passed automatically, not asked; everyone sees an
+  A player with no legal bid passes (see the rule decisions: the engine still makes
+  it the current player, with ``PASS`` as its only legal action); everyone sees an
   ordinary pass. No bid: the picture goes to the public dead pile. Otherwise the
   high bidder pays (``PAY``), the paid cards go face up to the paid pile, the picture
   to the buyer's collection; a combination ends the game at once, else the buyer
@@ -120,10 +121,24 @@ and the origins of the cards in other seats' hands.
 
 Rule decisions
 --------------
-The rules file settles every open point (its section 13); the engine follows it.
-Engine-level choices: every game's deal is shuffled at match creation (above); the
-paid pile is public card by card; when several copies of a paid card are held, the
-one received first leaves the hand (invisible to everyone); the log is per game.
+The rules file settles every open point (its section 13); the engine follows it,
+with one representation choice:
+
+* **Forced pass.** Section 5 passes a player without a legal bid "automatically,
+  without being asked". The engine makes that player the current player with
+  ``legal_actions() == [PASS]`` instead of skipping it. Skipping would make the
+  position after a public action depend on hidden money (whether the next seat is
+  asked or the bidding is over), so every other seat's observation at that moment
+  would reveal it; the protocol's no-leak check fails on exactly that. With a
+  forced decision the public sequence is the same whatever the hidden cards, and
+  the pass looks like any other (section 13.19). A referee that applies a sole
+  legal action without asking the bot gives the rules' "not asked" literally.
+
+Other engine-level choices: every game's deal is shuffled at match creation
+(above); the presets ``3p`` .. ``6p`` are one-game matches (``games=1``), while the
+default options give the rules' match of n games; the paid pile is public card by
+card; when several copies of a paid card are held, the one received first leaves
+the hand (invisible to everyone); the log is per game.
 
 Version history
 ---------------

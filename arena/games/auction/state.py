@@ -153,7 +153,7 @@ class AuctionGame(Game):
         for r in state.results:
             row: dict[str, Any] = {"game": r["game"], "dealer": r["dealer"], "rounds": r["rounds"],
                                    "winner": r["winner"] if r["winner"] >= 0 else "-",
-                                   "combination": " ".join(r["combination"]) or "(drawn)"}
+                                   "combo": " ".join(r["combination"]) or "(drawn)"}
             for s in range(self._n):
                 row[f"seat {s}"] = r["points"][s]
             rows.append(row)

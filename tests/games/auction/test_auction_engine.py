@@ -194,7 +194,7 @@ def test_drawn_game_when_stock_runs_out() -> None:
     assert s.results[0]["winner"] == -1 and len(s.dead) == 16 and s.returns() == [0.0, 0.0, 0.0]
     assert s.current_player() == TERMINAL and s.legal_actions() == []
     assert "no winner" in game.describe(s)
-    assert game.score_sheet(s)[0]["combination"] == "(drawn)"
+    assert game.score_sheet(s)[0]["combo"] == "(drawn)"
 
 
 def test_observation_never_shows_other_hands() -> None:
@@ -247,3 +247,16 @@ def test_serialize_round_trip_with_reshuffles() -> None:
     again = game.deserialize_state(s.serialize())
     assert again.history == s.history and again.returns() == s.returns()
     assert again.dealer.realized == s.dealer.realized
+
+
+def test_winning_buyer_does_not_draw() -> None:
+    s = stacked_state(3, pictures=["KH"], hands={1: ["TC", "TD", "TH", "9C", "9D"]},
+                      stock=["2C", "2D"])
+    s.collections[1] = ["QH", "AH"]  # set up by hand: KH completes Q-K-A of hearts
+    s.apply_action(Bid(1000))
+    s.apply_action(PASS)
+    s.apply_action(PASS)
+    s.apply_action(Pay(("9C",)))
+    assert s.is_terminal() and s.results[0]["winner"] == 1
+    assert sorted(s.hand_tokens(1)) == ["9D", "TC", "TD", "TH"]  # no draw after the win
+    assert s.results[0]["combination"] == ("QH", "KH", "AH")

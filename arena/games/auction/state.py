@@ -311,11 +311,16 @@ class AuctionState(State):
     def _legal_actions(self) -> list[Action]:
         if self.phase is Phase.BID:
             top = self.powers[self.order[self.order_pos]] // UNIT
-            return [PASS] + _BIDS[self.high // UNIT + 1:top + 1] if top > self.high // UNIT else [PASS]
+            bids: list[Action] = [PASS]
+            if top > self.high // UNIT:
+                bids.extend(_BIDS[self.high // UNIT + 1:top + 1])
+            return bids
         hand = self.hand_tokens(self.high_bidder)
         pays = {Pay(p) for p in minimal_payments(hand, self.high, MAX_LISTED_PAYMENTS)}
         pays.add(Pay(fallback_payment(hand, self.high)))
-        return sorted(pays, key=action_sort_key)
+        ordered = sorted(pays, key=action_sort_key)
+        out: list[Action] = list(ordered)
+        return out
 
     # -- validation -----------------------------------------------------------
     def validate(self, action: Action) -> None:

@@ -244,9 +244,22 @@ def test_serialize_round_trip_with_reshuffles() -> None:
     from arena.testing.conformance import random_playout
 
     s = random_playout(game, seed=7)
+    assert len(s.dealer.realized) > 4  # at least one reshuffle after the 2 x 2 deal shuffles
     again = game.deserialize_state(s.serialize())
     assert again.history == s.history and again.returns() == s.returns()
     assert again.dealer.realized == s.dealer.realized
+    # A stacked reshuffle deck is used as the k-th shuffle: reverse the first reshuffle.
+    decks = [list(d) for d in s.dealer.realized[:5]]
+    decks[4] = decks[4][::-1]
+    other = game.new_initial_state(decks=decks)
+    for a in s.history:
+        if other.is_terminal():
+            break
+        try:
+            other.apply_action(a)
+        except ValueError:
+            break
+    assert other.dealer.realized[4] == decks[4]
 
 
 def test_winning_buyer_does_not_draw() -> None:

@@ -85,35 +85,42 @@ _BOOLS = ("canasta_meets_opening", "natural_plus_wild_pickup", "red3_upcard_free
           "red3_penalty_doubles", "wild_meld_allowed", "concealed_out_doubles_opponents")
 
 
+WILDS = frozenset({"JK", "2C", "2D", "2H", "2S"})
+RED3 = frozenset({"3H", "3D"})
+BLACK3 = frozenset({"3C", "3S"})
+NATURALS = frozenset(r + s for r in NATURAL_RANKS for s in "CDHS")
+
+
 def is_wild(card: str) -> bool:
     """Jokers and 2s."""
-    return card == "JK" or card[0] == "2"
+    return card in WILDS
 
 
 def is_red3(card: str) -> bool:
-    return card == "3H" or card == "3D"
+    return card in RED3
 
 
 def is_black3(card: str) -> bool:
-    return card == "3C" or card == "3S"
+    return card in BLACK3
 
 
 def is_natural(card: str) -> bool:
     """A card that can be a natural in a meld (4 to A)."""
-    return card[0] in NATURAL_RANKS and card != "JK"
+    return card in NATURALS
 
 
 _RANK_VALUE = {"A": 20, "K": 10, "Q": 10, "J": 10, "T": 10, "9": 10, "8": 10,
                "7": 5, "6": 5, "5": 5, "4": 5, "2": 20, "3": 5}
 
 
+VALUES: dict[str, int] = {r + s: (0 if r == "3" and s in "DH" else v) for r, v in _RANK_VALUE.items()
+                          for s in "CDHS"}
+VALUES["JK"] = 50
+
+
 def card_value(card: str) -> int:
     """Scoring value of a melded card (black three: +5; red threes are bonuses, 0 here)."""
-    if card == "JK":
-        return 50
-    if is_red3(card):
-        return 0
-    return _RANK_VALUE[card[0]]
+    return VALUES[card]
 
 
 def rank_value(rank: str) -> int:

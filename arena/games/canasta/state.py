@@ -19,9 +19,9 @@ from arena.core.errors import IllegalActionError, InvalidActionError
 from arena.core.state import TERMINAL, Action, Observation, State
 
 from arena.games.canasta.actions import DECLINE, DRAW, CanastaAction, Group
-from arena.games.canasta.rules import (CANASTA_REQUIRED, KEY_ORDER, NATURAL_RANKS, Rules, card_value,
-                                       is_black3, is_natural, is_red3, is_wild, opening_table_value,
-                                       rank_value)
+from arena.games.canasta.rules import (CANASTA_REQUIRED, KEY_ORDER, NATURAL_RANKS, VALUES, WILDS, Rules,
+                                       card_value, is_black3, is_natural, is_red3, is_wild,
+                                       opening_table_value, rank_value)
 from arena.games.canasta.scoring import HandScore, is_canasta, score_side
 
 if TYPE_CHECKING:
@@ -387,7 +387,7 @@ class CanastaState(State):
             top_rank = top[0]
             if top_rank not in keys:
                 return f"taking the pile needs a group of the top card's rank {top_rank} (rule 9.3)"
-        used: Counter[str] = Counter()
+        used: dict[str, int] = {}
         for key, cards in groups:
             if not cards and key != top_rank:
                 return f"group {key} has no cards; only the top group of a pickup may be empty (rule 16)"
@@ -404,9 +404,9 @@ class CanastaState(State):
                         return f"{c} cannot go in a WILD meld: only jokers and 2s (rule 7.4)"
                 elif is_black3(c):
                     return f"a black three ({c}) can be melded only in a BLACK3 group when going out (rule 7.5)"
-                elif not is_wild(c) and c[0] != key:
+                elif c not in WILDS and c[0] != key:
                     return f"{c} does not belong in a meld of rank {key} (rule 7.1)"
-            used.update(cards)
+                used[c] = used.get(c, 0) + 1
         for c, k in used.items():
             have = hand.get(c, 0)
             if have < k:
@@ -437,7 +437,7 @@ class CanastaState(State):
                 if total < 3:
                     return f"a new {key} meld needs at least 3 cards (rule 7.{4 if key == 'WILD' else 5})"
             else:
-                wild = sum(1 for c in cards if is_wild(c)) + (sum(1 for c in old if is_wild(c)) if old else 0)
+                wild = sum(1 for c in cards if c in WILDS) + (sum(1 for c in old if c in WILDS) if old else 0)
                 nat = total - wild
                 if total < 3:
                     return f"a new meld of {key}s needs at least 3 cards (rule 7.1)"
@@ -450,11 +450,11 @@ class CanastaState(State):
             if key != "BLACK3" and total >= 7 and size_before < 7:
                 canastas += 1
                 new_canasta = True
-            for c in cards:
-                if is_wild(c) and r.substituted and key in NATURAL_RANKS:
-                    opening_value += rank_value(key)
-                else:
-                    opening_value += card_value(c)
+            if r.substituted and key in NATURAL_RANKS:
+                sub = rank_value(key)
+                opening_value += sum(sub if c in WILDS else VALUES[c] for c in cards)
+            else:
+                opening_value += sum(VALUES[c] for c in cards)
         hand_after = sum(hand.values()) - sum(used.values())
         if take:
             hand_after += len(self.pile) - 1 - self.pile_red3
@@ -649,15 +649,21 @@ class CanastaState(State):
         old_w = sum(1 for c in existing if is_wild(c)) if existing else 0
         old_n = (len(existing) if existing else 0) - old_w
         out = []
+        comps: list[tuple[int, int]] = []  # (jokers, twos): for each wild count, 2s first and jokers first
+        for w in range(0, min(3, jokers + len(twos)) + 1):
+            t = min(w, len(twos))
+            comps.append((w - t, t))
+            j = min(w, jokers)
+            if j != w - t:
+                comps.append((j, w - j))
         for n in range(n_min, len(nat) + 1):
-            for j in range(0, min(jokers, 3) + 1):
-                for t in range(0, min(len(twos), 3 - j) + 1):
-                    if n + j + t == 0 and not allow_empty:
-                        continue
-                    tn, tw = old_n + n + extra_nat, old_w + j + t
-                    if tn + tw < 3 or tn < 2 or not _wild_ok(r, tn, tw):
-                        continue
-                    out.append(tuple(nat[:n]) + tuple(twos[:t]) + ("JK",) * j)
+            for j, t in comps:
+                if n + j + t == 0 and not allow_empty:
+                    continue
+                tn, tw = old_n + n + extra_nat, old_w + j + t
+                if tn + tw < 3 or tn < 2 or not _wild_ok(r, tn, tw):
+                    continue
+                out.append(tuple(nat[:n]) + tuple(twos[:t]) + ("JK",) * j)
         return out
 
     def _combos(self, nat: dict[str, list[str]], twos: list[str], jokers: int, b3: list[str], side: int,
@@ -667,11 +673,15 @@ class CanastaState(State):
         melds = self.melds[side]
         ranks = [k for k in NATURAL_RANKS if k != exclude and (len(nat.get(k, ())) >= 2 or (k in melds and nat.get(k)))]
         ranks.sort(key=lambda k: -len(nat[k]))
-        ranks = ranks[:6]
+        ranks = ranks[:5]
+        if self.opened[side]:
+            sizes = [len(ranks)] if ranks else []
+        else:
+            sizes = list(range(1 if base_groups else 2, len(ranks) + 1))
         used_twos = sum(1 for _, cs in base_groups for c in cs if c[0] == "2")
         used_jk = sum(1 for _, cs in base_groups for c in cs if c == "JK")
         out: list[tuple[Group, ...]] = []
-        for size in range(1, len(ranks) + 1):
+        for size in sizes:
             for subset in combinations(ranks, size):
                 for greedy in (False, True):
                     tw = list(twos[used_twos:])

@@ -2,7 +2,7 @@
 
 ``random`` works for every game. A game's own bots live in
 ``arena/bots/<game>.py``, which exports ``BOTS``: a mapping from bot name to a
-factory ``(game, seed) -> Agent``.
+factory ``(seed=..., **kwargs) -> Agent``.
 
 >>> make_bot('bridge', 'random', seed=1).name
 'random'

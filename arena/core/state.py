@@ -193,8 +193,8 @@ class Game(ABC):
             raise ValueError(f"serialized state is for {data.get('game')!r}, not {self.name!r}")
         state = self.new_initial_state(seed=data.get("seed"), decks=data.get("decks") or None,
                                        **data.get("init", {}))
-        for text_action in data.get("actions", []):
-            state.apply_action(state.string_to_action(text_action))
+        for item in data.get("actions", []):
+            state.apply_action(item if isinstance(item, int) else state.string_to_action(item))
         return state
 
     # -- optional presentation hooks (pure: they return text, never print) --
@@ -334,7 +334,11 @@ class State(ABC):
         return copy.deepcopy(self)
 
     def serialize(self) -> str:
-        """JSON text: game, options, seed, realized decks and the action history."""
+        """JSON text: game, options, seed, realized decks and the action history.
+
+        Enumerable games store action ids; compound games store each action's
+        canonical text, which for them must not depend on the position.
+        """
         return json.dumps({
             "game": self.game.name,
             "preset": self.game.preset,
@@ -345,15 +349,11 @@ class State(ABC):
             "actions": self.history_strings(),
         }, sort_keys=True)
 
-    def history_strings(self) -> list[str]:
-        """Canonical texts of every action so far (replayed from the start)."""
-        replay = self.game.new_initial_state(seed=self.dealer.seed, decks=self.dealer.realized,
-                                             **self._init_kwargs)
-        out = []
-        for a in self.history:
-            out.append(replay.action_to_string(a))
-            replay.apply_action(a)
-        return out
+    def history_strings(self) -> list[Any]:
+        """The history in serializable form: ids, or canonical texts for compound games."""
+        if self.game.action_space_size is not None:
+            return [int(a) for a in self.history]  # type: ignore[call-overload]
+        return [self.action_to_string(a) for a in self.history]
 
     def __str__(self) -> str:
         return f"{type(self).__name__}(history={len(self.history)} actions)"

@@ -19,6 +19,14 @@ Illegal-action policy
 * Every adjudicated decision is recorded as a :class:`~arena.records.record.Fault`
   with its kind and reason; the match always runs to its end.
 
+Forced actions
+--------------
+When a game with enumerable actions has exactly one legal action, it is applied
+without asking the agent (bridge: "when the hand to play has exactly one legal
+card, the engine plays it without asking"). Nothing a bot receives tells it so:
+the other seats see the action as any other. Compound games list only a subset
+of their legal actions, so their agents are always asked.
+
 Deadlines
 ---------
 ``deadline_ms`` is the time allowed per decision, retries included. Remote agents
@@ -104,14 +112,19 @@ def run_match(game: Game, agents: Sequence[Agent], *, seed: int | str | None = N
             absent.add(seat)
             record.faults.append(Fault(seat, 0, "crash", f"start_match failed: {exc}"))
     limit = deadline_ms / 1000.0
+    enumerable = game.action_space_size is not None
     while not state.is_terminal():
         seat = state.current_player()
         step = len(record.actions)
-        action, ms, defaulted = _decide(state, agents[seat], seat, step, absent, record,
-                                        limit, max_retries, clock)
+        forced = enumerable and len(state.legal_actions()) == 1
+        if forced:
+            action, ms, defaulted = state.legal_actions()[0], 0.0, False
+        else:
+            action, ms, defaulted = _decide(state, agents[seat], seat, step, absent, record,
+                                            limit, max_retries, clock)
         entry = ActionEntry(seat=seat, action=state.action_to_string(action),
                             id=action if type(action) is int else None,
-                            ms=round(ms, 3), default=defaulted)
+                            ms=round(ms, 3), default=defaulted, forced=forced)
         state.apply_action(action)
         record.actions.append(entry)
     record.returns = [float(r) for r in state.returns()]

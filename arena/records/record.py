@@ -37,6 +37,8 @@ class ActionEntry:
     """Wall time the agent took, in milliseconds (0 for defaults of absent agents)."""
     default: bool = False
     """Whether the referee applied its default instead of the agent's answer."""
+    forced: bool = False
+    """Whether it was the only legal action and was applied without asking."""
 
 
 @dataclass(slots=True)

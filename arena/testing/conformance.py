@@ -175,9 +175,30 @@ def _check_step(game: Game, state: State, rng: SeedStream, report: ConformanceRe
         state.observation(seat)
 
 
+def _replay_to(game: Game, seed: int, actions: Sequence[Any]) -> State:
+    state = game.new_initial_state(seed=seed)
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
+def _sample_steps(length: int, count: int) -> list[int]:
+    """``count`` steps spread evenly over ``0 .. length`` (both ends included)."""
+    if length <= count:
+        return list(range(length + 1))
+    return sorted({round(i * length / (count - 1)) for i in range(count)})
+
+
 def check_game(game: Game, seeds: Sequence[int] = (1, 2, 3), *, leak_every: int = 7,
-               leak_tries: int = 3, serialize_every: int = 11) -> ConformanceReport:
-    """Run every check on random playouts from ``seeds``; raise AssertionError on failure."""
+               leak_tries: int = 3, serialize_every: int = 11, max_points: int = 16
+               ) -> ConformanceReport:
+    """Run every check on random playouts from ``seeds``; raise AssertionError on failure.
+
+    The cheap checks run at every step. The leak test and the serialization round
+    trip replay the match, so they run at about one step in ``leak_every`` (and
+    ``serialize_every``), at most ``max_points`` steps per match spread evenly over
+    it, the start and the end included: the suite stays linear in a match's length.
+    """
     report = ConformanceReport()
     n = game.num_players
     for seed in seeds:
@@ -188,19 +209,19 @@ def check_game(game: Game, seeds: Sequence[int] = (1, 2, 3), *, leak_every: int 
         while not state.is_terminal():
             assert step <= game.max_game_length, f"{game.name}: longer than max_game_length"
             _check_step(game, state, rng, report)
-            if step % leak_every == 0:
-                _check_leaks(game, state, rng, report, leak_tries)
-            if step % serialize_every == 0:
-                text = state.serialize()
-                again = game.deserialize_state(text)
-                assert again.serialize() == text, f"{game.name}: serialize does not round-trip"
-                report.serialize_checks += 1
+            seat = state.current_player()
+            before = observation_text(state.observation(seat))
             clone = state.clone()
-            assert clone.serialize() == state.serialize(), f"{game.name}: clone differs"
+            assert clone.history == state.history and clone.legal_actions() == state.legal_actions(), \
+                f"{game.name}: clone differs"
+            assert observation_text(clone.observation(seat)) == before, f"{game.name}: clone differs"
             action = choice.choice(state.legal_actions())
             clone.apply_action(action)
-            assert len(state.history) == step, f"{game.name}: clone is not independent"
+            assert len(state.history) == step and \
+                observation_text(state.observation(seat)) == before, \
+                f"{game.name}: clone is not independent"
             state.apply_action(action)
+            assert state.history[-1] == action
             step += 1
             report.steps += 1
         assert state.current_player() == TERMINAL
@@ -211,13 +232,25 @@ def check_game(game: Game, seeds: Sequence[int] = (1, 2, 3), *, leak_every: int 
             assert abs(sum(returns)) < 1e-9, f"{game.name}: zero-sum game returned {returns}"
         for seat in range(n):
             state.observation(seat)
-        _check_leaks(game, state, rng, report, leak_tries)
         try:
             state.apply_action(0 if game.action_space_size else "x")
         except IllegalActionError:
             pass
         else:
             raise AssertionError(f"{game.name}: an action was accepted after the end")
+        history = list(state.history)
+        points = min(max_points, len(history) // max(1, leak_every) + 2)
+        for k in _sample_steps(len(history), points):
+            _check_leaks(game, _replay_to(game, seed, history[:k]), rng, report, leak_tries)
+        points = min(max_points, len(history) // max(1, serialize_every) + 2)
+        for k in _sample_steps(len(history), points):
+            at = _replay_to(game, seed, history[:k])
+            text = at.serialize()
+            again = game.deserialize_state(text)
+            assert again.serialize() == text, f"{game.name}: serialize does not round-trip"
+            assert again.history == at.history, f"{game.name}: deserialized history differs"
+            assert observation_text(again.observation(0)) == observation_text(at.observation(0))
+            report.serialize_checks += 1
         again = random_playout(game, seed)
         assert again.history == state.history, f"{game.name}: the same seed gave another match"
         report.matches += 1

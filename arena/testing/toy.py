@@ -114,7 +114,7 @@ class HighcardState(State):
         return hidden + [(0, p) for p in range(6, 52)]
 
     def clone(self) -> HighcardState:
-        other = HighcardState.__new__(HighcardState)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.history = list(self.history)
         other.hands = [list(h) for h in self.hands]

@@ -92,8 +92,8 @@ def test_timeout_and_crash_and_exception() -> None:
     crash = Scripted([AgentFailure("stream closed")])
     r = run_match(game, [crash, RandomAgent(0)], seed=1).record
     kinds = [f.kind for f in r.faults]
-    assert kinds == ["crash", "absent", "absent"], kinds  # never asked again
-    assert all(a.default for a in r.actions if a.seat == 0) and r.terminal
+    assert kinds == ["crash", "absent"], kinds  # never asked again (its last card is forced)
+    assert all(a.default or a.forced for a in r.actions if a.seat == 0) and r.terminal
     assert crash.ended is None  # an absent agent gets no end_match
 
     buggy = Scripted([ZeroDivisionError("oops")])
@@ -107,8 +107,21 @@ def test_late_answer_is_discarded() -> None:
     clock = lambda: float(next(ticks))  # noqa: E731 - each call is one second later
     agent = Scripted([])
     r = run_match(game, [agent, RandomAgent(0)], seed=1, deadline_ms=500, clock=clock).record
-    assert r.faults and all(f.kind == "late" for f in r.faults)
-    assert all(a.default for a in r.actions)
+    assert len(r.faults) == 4 and all(f.kind == "late" for f in r.faults)
+    assert [a.default for a in r.actions] == [True] * 4 + [False] * 2
+    assert [a.forced for a in r.actions] == [False] * 4 + [True] * 2
+
+
+def test_a_single_legal_card_is_played_without_asking() -> None:
+    game = HighcardGame()
+    agents = [Scripted([]), Scripted([])]
+    asked: list[int] = []
+    for i, agent in enumerate(agents):
+        original = agent.act
+        agent.act = lambda obs, legal, _o=original, _i=i: (asked.append(len(legal)), _o(obs, legal))[1]  # type: ignore[method-assign]
+    r = run_match(game, agents, seed=2).record
+    assert asked == [3, 3, 2, 2]  # never asked with one card left
+    assert [a.forced for a in r.actions] == [False] * 4 + [True] * 2 and r.terminal
 
 
 def test_record_round_trip_and_verify(toy_registered: str) -> None:

@@ -76,6 +76,12 @@ class BridgeGame(Game):
         return BridgeState(self, dealer, board)
 
     # -- presentation -------------------------------------------------------------
+    def margin_points(self, margin: float) -> float:
+        """IMPs for a per-board duplicate margin (N-S score in one room minus the other)."""
+        from arena.games.bridge.scoring import imps
+
+        return float(imps(round(margin)))
+
     def seat_name(self, seat: int) -> str:
         return _SEATS[seat]
 

@@ -319,6 +319,14 @@ class CanastaState(State):
             plain = CanastaAction("take", ((top, ()),))
             if self.problem(plain) is None:
                 return plain
+            hand = self.hands[self.current]
+            if sum(hand.values()) == 1:  # meld the single card too: first meld in key order
+                card = next(iter(hand))
+                for key in sorted(self.melds[self.side_of[self.current]], key=KEY_ORDER.__getitem__):
+                    groups = {top: [], key: [card]} if key != top else {top: [card]}
+                    cand = CanastaAction.take(groups)
+                    if self.problem(cand) is None:
+                        return cand
             return self.legal_actions()[0]
         return CanastaAction.discard(sort_cards(self.hands[self.current].elements())[0])
 

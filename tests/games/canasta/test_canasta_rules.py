@@ -367,3 +367,52 @@ def test_options_validation() -> None:
     g = CanastaGame(preset="hungarian", players=6, sides="pairs")
     assert g.rules.packs == 3 and g.teams() == [[0, 3], [1, 4], [2, 5]]
     assert CanastaGame(preset="hungarian", players=3).rules.packs == 2
+
+
+def test_default_forced_take_with_single_card_melds_it() -> None:
+    s = exhausted("classic", "KS", "KH", melds={"K": "KC KD KS KC KD"})
+    assert s.forced_take
+    assert "keep at least 2" in s.problem(A("take K:"))
+    assert s.default_action() == A("take K:KS")  # the 7th king makes the canasta: out
+    play(s, "take K:KS")
+    assert s.hand_details[0]["went_out"] >= 0
+
+
+# -- hidden information --------------------------------------------------------
+def test_hidden_positions_never_hold_own_or_public_cards() -> None:
+    from arena.core.dealing import SeedStream
+    g = CanastaGame(deals=2)
+    s = g.new_initial_state(seed=11)
+    rng = SeedStream(11)
+    steps = 0
+    while not s.is_terminal() and steps < 400:
+        for seat in range(4):
+            hidden = s.hidden_positions(seat)
+            assert len(set(hidden)) == len(hidden)
+            k = s.shuffle_idx
+            mine = Counter(s.hands[seat])
+            pos_cards = Counter(s.deck[p] for d, p in hidden if d == k)
+            obs = s.observation(seat)
+            assert len(obs.hand) == sum(mine.values())
+            assert all(not is_red3(s.dealer.realized[d][p]) for d, p in hidden)
+            # every hidden card of this shuffle is somewhere the seat cannot see
+            unseen = Counter(s.deck[s.stock_pos:])
+            for o in range(4):
+                if o != seat:
+                    unseen.update(s.hands[o])
+            assert not (pos_cards - unseen) or not s.hand_active
+        s.apply_action(rng.choice(s.legal_actions()))
+        steps += 1
+
+
+def test_observation_hides_partner_hand() -> None:
+    s = CanastaGame(deals=1).new_initial_state(seed=2)
+    o = s.observation(0)
+    assert o.hand == tuple(sorted(s.hands[0].elements(), key=lambda c: (("CDHS".find(c[1]) if c != "JK" else 9), "23456789TJQKA".find(c[0]))))
+    text = o.to_json()
+    assert "hand_sizes" in text and o.hand_sizes[2] == 11 and len(o.hand) == 11
+    fields = set(o.to_dict())
+    assert fields == {"seat", "side", "seat_sides", "hand_number", "dealer", "current_player", "phase", "hand",
+                      "hand_sizes", "melds", "red_threes", "pile", "pile_top", "pile_size", "pile_frozen",
+                      "black3_block_seat", "stock_size", "last_take", "scores", "requirements", "opened",
+                      "melded", "hand_scores", "last_hand_hands"}

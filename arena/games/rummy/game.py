@@ -23,8 +23,6 @@ MAX_DEALS_LOSS_LIMIT = 50
 HAND_SIZE = 10
 LEGAL_MAX_STATES = 600
 """Solver budget used by ``legal_actions()`` (keeps random playouts fast)."""
-LEGAL_ROUNDS = 6
-"""Neighbourhood solves of the local search used by ``legal_actions()``."""
 MAX_SIMPLE_PLAYS = 24
 """At most this many single-meld and single-card plays are listed besides the solver's best."""
 
@@ -94,11 +92,7 @@ class RummyGame(Game):
     presets: Mapping[str, Mapping[str, Any]] = {
         "default": {},
         "2p": {"players": 2},
-        "3p": {"players": 3},
-        "4p": {"players": 4},
         "6p": {"players": 6},
-        "strict": {"players": 3, "strict_table": True},
-        "loss200": {"players": 4, "loss_limit": 200},
     }
     action_space_size = None
     zero_sum = False
@@ -273,9 +267,9 @@ class RummyState(State):
             for m in solver.hand_melds(hand, limit=MAX_SIMPLE_PLAYS):
                 simple.append(table + (m,))
         else:
-            best = solver.improve(hand, table, max_states=LEGAL_MAX_STATES, max_rounds=LEGAL_ROUNDS)
-            if best is not None:
-                plays.add(best.melds)
+            own = solver.best_initial_meld(hand, max_states=LEGAL_MAX_STATES)
+            if own is not None:
+                plays.add(table + own.melds)
             for m in solver.hand_melds(hand, limit=MAX_SIMPLE_PLAYS):
                 simple.append(table + (m,))
             for i, new in solver.extensions(hand, table):

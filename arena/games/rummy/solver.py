@@ -34,7 +34,8 @@ thousand transitions per call on real positions (see
 Budget: ``max_states`` (default :data:`DEFAULT_MAX_STATES`) caps the states kept
 after each stage. Within the cap the answer is exact (``Cover.exact`` is true);
 past it only the best states by value (ties by key, so the result stays
-deterministic) survive: the answer is then a valid cover that may be below the
+deterministic) survive, plus the best state with no unfinished run (which can
+always complete): the answer is then a valid cover that may be below the
 optimum, and ``exact`` is false. The work is therefore bounded by
 ``56 * max_states * 24`` transitions whatever the position.
 """
@@ -157,6 +158,17 @@ def _options(code: int, pc: int, c: int, lmax: int, sets_ok: bool) -> tuple[tupl
     return tuple(out.values())
 
 
+def _safe(key: int) -> bool:
+    """No set cards pending and no run of length 1-2 open: the state can always finish."""
+    if key >> 28:
+        return False
+    for sh in _SHIFT:
+        code = (key >> sh) & 127
+        if (code // 5) % 5 in (1, 2) or code % 5 in (1, 2):
+            return False
+    return True
+
+
 def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
               keep: Sequence[int] | None = None, *, max_drops: int | None = None,
               max_states: int = DEFAULT_MAX_STATES, stats: list[int] | None = None) -> Cover | None:
@@ -241,8 +253,14 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
                         back[nk] = (key, used, dec)
             if len(nxt) > max_states:
                 exact = False
-                best = sorted(nxt.items(), key=lambda kv: (-kv[1], kv[0]))[:max_states]
-                nxt = dict(best)
+                ranked = sorted(nxt.items(), key=lambda kv: (-kv[1], kv[0]))
+                kept = dict(ranked[:max_states])
+                # keep the best state without open runs of length 1-2 too: it can always finish
+                for kv in ranked:
+                    if _safe(kv[0]):
+                        kept.setdefault(kv[0], kv[1])
+                        break
+                nxt = kept
             states = nxt
             trail.append(back)
         if not sets_ok:

@@ -59,9 +59,8 @@ class CanastaHeuristicAgent(Agent):
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
         obs = observation
         legal = list(legal_actions)
-        if obs.phase == "draw":
-            return self._draw(obs, legal)
-        return self._play(obs, legal)
+        choice: Action = self._draw(obs, legal) if obs.phase == "draw" else self._play(obs, legal)
+        return choice
 
     # -- draw phase ----------------------------------------------------------
     def _draw(self, obs: Any, legal: list[Any]) -> Any:

@@ -631,9 +631,9 @@ class CanastaState(State):
         else:
             out = [CanastaAction("discard", (), c) for c in self.hands[seat]]
             out.extend(a for a in set(self._meld_candidates()) if self._group_problem(seat, a.groups, False) is None)
-        out = list(dict.fromkeys(out))
-        out.sort(key=CanastaAction.sort_key)
-        return out
+        unique = list(dict.fromkeys(out))
+        unique.sort(key=CanastaAction.sort_key)
+        return list[Action](unique)
 
     def _pool(self, seat: int) -> tuple[dict[str, list[str]], list[str], int, list[str]]:
         nat: dict[str, list[str]] = {}
@@ -715,12 +715,12 @@ class CanastaState(State):
                         # Add the remaining wild cards where the limits allow, largest meld first.
                         order = sorted(range(len(base_groups), len(groups)), key=lambda i: -len(groups[i][1]))
                         for i in order:
-                            k, cards = groups[i]
-                            old = melds.get(k) or []
-                            cl = list(cards)
+                            k, gcards = groups[i]
+                            prior = melds.get(k) or []
+                            cl = list(gcards)
                             while tw or jk:
-                                w = sum(1 for c in cl if is_wild(c)) + sum(1 for c in old if is_wild(c))
-                                nn = len(cl) + len(old) - w
+                                w = sum(1 for c in cl if c in WILDS) + sum(1 for c in prior if c in WILDS)
+                                nn = len(cl) + len(prior) - w
                                 if not _wild_ok(r, nn, w + 1):
                                     break
                                 if jk:

@@ -56,11 +56,13 @@ Actions (``action_space_size = None``)
 
 Groups are sorted by key, cards in canonical card order. ``legal_actions()``
 is sorted by (kind draw<take<decline<meld<discard, card, groups) and lists a
-canonical subset: every discard; every single-group meld by rank with every count
-of naturals, jokers and 2s (the naturals/2s chosen first in canonical order);
-WILD melds; multi-group melds over subsets of ranks (all naturals of each rank,
-minimal or maximal wild cards, with WILD and BLACK3 groups when possible), which
-covers openings and going out; for the pile, every top-group count, and for an
+canonical subset: every discard (each distinct card); every single-group meld by
+rank with every count of naturals and 0-3 wild cards (2s first, or jokers first),
+naturals and 2s taken in canonical order; WILD melds; multi-group melds that
+lay down all naturals of several ranks with minimal or maximal wild cards (plus
+WILD and BLACK3 groups when possible): for an opened side all eligible ranks at
+once (going out), for an unopened side every subset of two or more of its five
+most numerous ranks (openings); for the pile, every top-group count, and for an
 unopened side the top group with subsets of other ranks. Any other action is
 validated by :meth:`CanastaState.problem`, and an illegal one raises
 :class:`~arena.core.errors.IllegalActionError` naming the rule it breaks.
@@ -97,6 +99,9 @@ Rule decisions (where the rules file leaves room)
   before an action and had 7+ cards after it.
 * The classic family accepts 2 to 4 players only (Decision 28); hungarian 2 to 8.
 * Option ``deals`` is the rules' ``fixed_hands``.
+* ``CanastaGame.conformance_options = {"deals": 1}``: whole random games are long
+  (hungarian random games often reach ``max_hands``), and the conformance suite
+  replays the history at every step; one-hand matches exercise every rule.
 
 Version history
 ---------------

@@ -681,10 +681,10 @@ class CanastaState(State):
         melds = self.melds[side]
         ranks = [k for k in NATURAL_RANKS if k != exclude and (len(nat.get(k, ())) >= 2 or (k in melds and nat.get(k)))]
         ranks.sort(key=lambda k: -len(nat[k]))
-        ranks = ranks[:5]
         if self.opened[side]:
             sizes = [len(ranks)] if ranks else []
         else:
+            ranks = ranks[:5]
             sizes = list(range(1 if base_groups else 2, len(ranks) + 1))
         used_twos = sum(1 for _, cs in base_groups for c in cs if c[0] == "2")
         used_jk = sum(1 for _, cs in base_groups for c in cs if c == "JK")

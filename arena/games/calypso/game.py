@@ -13,7 +13,7 @@ from typing import Any
 
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card, standard_deck
 from arena.core.dealing import Dealer
-from arena.core.errors import IllegalActionError, InvalidActionError
+from arena.core.errors import InvalidActionError
 from arena.core.state import TERMINAL, Action, Game, Observation, State
 from arena.games.calypso.rules import (TRUMP, collect, player_points, side_points,
                                        winning_position)

@@ -53,9 +53,10 @@ def stacked_deck(hands: dict[str, str], *, first_dealer: int = 0,
     """A 208-card pack whose first deal gives each seat the listed cards.
 
     ``hands`` maps a seat letter to cards (text); each hand is filled up to 13 with
-    cards from the remaining pool whose suit is not in ``avoid[seat]`` (default:
-    no hearts, diamonds, spades or clubs listed = any suit). Positions follow
-    rules 4: the i-th card of a deal goes to seat ``(dealer + 1 + i) mod 4``.
+    cards from the remaining pool (canonical order) whose suit letter is not in
+    ``avoid[seat]`` (default: any suit), which makes a seat void where needed.
+    Positions follow rules 4: the i-th card of a deal goes to seat
+    ``(dealer + 1 + i) mod 4``; the other 156 cards follow in canonical order.
     """
     avoid = avoid or {}
     pool = Counter(standard_deck(packs=4))

@@ -178,6 +178,7 @@ class RummyState(State):
         self.deal_index = -1
         self.dealer_seat = n - 1
         self.terminal = False
+        self._checked: tuple[RummyAction, int, tuple[tuple[tuple[int, ...], ...], list[int]]] | None = None
         self._start_deal()
 
     # -- deal flow -------------------------------------------------------
@@ -285,7 +286,7 @@ class RummyState(State):
         if not isinstance(action, RummyAction):
             raise InvalidActionError(f"a rummy action is PASS or PLAY(layout), got {action!r}")
         if action.layout is not None:
-            self._check_play(action)
+            self._checked = (action, len(self.history), self._check_play(action))
 
     def _check_play(self, action: RummyAction) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
         """Validate a play (section 8); return the new table and the new hand.
@@ -357,10 +358,22 @@ class RummyState(State):
             if not drew:
                 self.blocked += 1
         else:
-            new_table, new_hand = self._check_play(action)
+            checked = self._checked
+            if checked is not None and checked[0] is action and checked[1] == len(self.history):
+                new_table, new_hand = checked[2]
+            else:
+                new_table, new_hand = self._check_play(action)
+            self._checked = None
             old = self.hands[seat]
-            played = tuple(TOKENS[c] for c in range(52) for _ in range(old[c] - new_hand[c]) if old[c] > new_hand[c])
-            taken = tuple(TOKENS[c] for c in range(52) for _ in range(new_hand[c] - old[c]) if new_hand[c] > old[c])
+            played_l: list[str] = []
+            taken_l: list[str] = []
+            for c in range(52):
+                diff = old[c] - new_hand[c]
+                if diff > 0:
+                    played_l.extend([TOKENS[c]] * diff)
+                elif diff < 0:
+                    taken_l.extend([TOKENS[c]] * -diff)
+            played, taken = tuple(played_l), tuple(taken_l)
             self.hands[seat] = new_hand
             self.hand_size[seat] = sum(new_hand)
             self.table = new_table
@@ -457,6 +470,7 @@ class RummyState(State):
         other.dealer = dealer
         other.history = list(self.history)
         other._legal_cache = None
+        other._checked = None
         other.hands = [list(h) for h in self.hands]
         other.hand_size = list(self.hand_size)
         other.melded = list(self.melded)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from arena.core.cards import STANDARD_TOKENS, parse_card
 from arena.core.errors import InvalidActionError
@@ -57,6 +58,11 @@ def card_value(card: int) -> int:
 
 def meld_problem(cards: Sequence[int]) -> str | None:
     """Why ``cards`` is not a valid meld, or ``None`` if it is one."""
+    return _meld_problem(tuple(cards))
+
+
+@lru_cache(maxsize=1 << 16)
+def _meld_problem(cards: tuple[int, ...]) -> str | None:
     n = len(cards)
     if n < 3:
         return f"a meld needs at least 3 cards, this group has {n}"

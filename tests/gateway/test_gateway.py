@@ -25,6 +25,11 @@ from gateway.helpers import BotThread  # noqa: I001 - tests/ is on sys.path (pac
 from arenabot import Bot, BotStopped, RandomBot
 
 
+def _asked(record: Any, seat: int | None = None) -> int:
+    """Decisions the referee asked for (it applies a sole legal action itself)."""
+    return sum(1 for a in record.actions if not a.forced and (seat is None or a.seat == seat))
+
+
 def _connect(gw: Gateway, bot: Bot, bot_id: str, token: str, **kwargs: Any) -> BotThread:
     thread = BotThread(bot, gw.target, token, **kwargs).start()
     assert gw.wait_connected(bot_id, 10), f"{bot_id} did not connect"
@@ -72,12 +77,14 @@ def test_match_through_gateway_no_faults(gateway: Gateway) -> None:
     bot = RandomBot(seed=1)
     thread = _connect(gateway, bot, "py-random", token)
     try:
+        asked = 0
         for seed in range(3):
             result = run_match(HighcardGame(), [gateway.agent("py-random"), gateway.agent("py-random")],
                                seed=seed, match_id=f"m{seed}", deadline_ms=3000)
             assert result.record.faults == [] and len(result.record.actions) == 6
             assert sum(result.record.returns) == 0
-        assert bot.decisions == 18
+            asked += _asked(result.record)
+        assert bot.decisions == asked > 0
     finally:
         thread.stop()
 
@@ -182,12 +189,13 @@ def test_illegal_action_gets_reason_and_retry(gateway: Gateway) -> None:
         result = run_match(HighcardGame(), [gateway.agent("illegal"), gateway.agent("illegal")],
                            seed=2, deadline_ms=3000)
         record = result.record
-        assert [f.kind for f in record.faults] == ["illegal"] * 6
+        asked = _asked(record)
+        assert [f.kind for f in record.faults] == ["illegal"] * asked and asked > 0
         assert not any(a.default for a in record.actions)
         deadline = time.monotonic() + 5
-        while len(bot.errors) < 6 and time.monotonic() < deadline:
+        while len(bot.errors) < asked and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert len(bot.errors) == 6
+        assert len(bot.errors) == asked
         first = bot.errors[0]
         assert first.code == bot_pb2.DECISION_ERROR_CODE_ILLEGAL_ACTION and first.retry_allowed
         assert first.reason.endswith("is not in your hand") and first.request_id > 0
@@ -217,7 +225,7 @@ def test_bot_that_never_answers_times_out(gateway: Gateway) -> None:
         assert 0.1 < time.monotonic() - start < 2.0
         result = run_match(HighcardGame(), [gateway.agent("silent"), RandomBotAgent()], seed=1,
                            deadline_ms=100)
-        assert [f.kind for f in result.record.faults] == ["timeout"] * 3
+        assert [f.kind for f in result.record.faults] == ["timeout"] * _asked(result.record, 0)
         assert result.record.terminal
     finally:
         thread.stop()
@@ -247,7 +255,7 @@ def test_bot_that_disconnects_mid_match_fails_fast(gateway: Gateway) -> None:
                            deadline_ms=5000)
         assert time.monotonic() - start < 3.0  # failed at once, not at the deadline
         kinds = [f.kind for f in result.record.faults]
-        assert kinds == ["crash", "absent"] and result.record.terminal
+        assert kinds == ["crash"] + ["absent"] * (_asked(result.record, 0) - 2) and result.record.terminal
     finally:
         thread.stop()
     agent = gateway.agent("quitter")
@@ -336,7 +344,7 @@ def test_request_holds_only_the_seats_own_cards(gateway: Gateway) -> None:
         assert result.record.faults == []
     finally:
         thread.stop()
-    assert len(bot.wire) == 6
+    assert len(bot.wire) == _asked(result.record)
     for raw_bytes in bot.wire:
         request = bot_pb2.DecisionRequest.FromString(raw_bytes)
         seat = request.seat

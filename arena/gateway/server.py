@@ -84,6 +84,7 @@ async def start_server(address: str, registry: BotRegistry, *, operator_token: s
     bot_pb2_grpc.add_BotServiceServicer_to_server(
         BotServicer(hub, registry, hello_timeout=cfg.hello_timeout), server)
     admin_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(hub, registry, operator_token), server)
+    await _add_health_and_reflection(server)
     if server_credentials is not None:
         port = server.add_secure_port(address, server_credentials)
     else:
@@ -92,6 +93,32 @@ async def start_server(address: str, registry: BotRegistry, *, operator_token: s
         raise RuntimeError(f"cannot bind {address}")
     await server.start()
     return server, port, hub
+
+
+async def _add_health_and_reflection(server: grpc.aio.Server) -> bool:
+    """Serve ``grpc.health.v1.Health`` (SERVING for "" and both services) and server
+    reflection (so ``grpcurl`` works without the proto files), when the optional
+    packages ``grpcio-health-checking`` and ``grpcio-reflection`` are installed.
+    Returns whether they were added."""
+    try:
+        from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+        from grpc_reflection.v1alpha import reflection
+    except ImportError:
+        log.info("grpcio-health-checking/grpcio-reflection not installed: no health or reflection service")
+        return False
+    from arena.admin.v1 import admin_pb2
+    from arena.bot.v1 import bot_pb2
+
+    services = [bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name,
+                admin_pb2.DESCRIPTOR.services_by_name["AdminService"].full_name]
+    checker = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    for name in ["", *services]:
+        await checker.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection(
+        [*services, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME],
+        server)
+    return True
 
 
 async def serve_async(address: str = DEFAULT_ADDRESS, *, registry: BotRegistry | None = None,

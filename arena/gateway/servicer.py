@@ -26,6 +26,17 @@ DEAD_AFTER_PINGS = 3
 """A bot silent for this many ping intervals is considered dead."""
 
 
+def _hello_problem(hello: bot_pb2.Hello) -> str:
+    """What is wrong with a Hello's fields ("" if nothing)."""
+    if len(hello.bot_name) > 100 or len(hello.bot_version) > 100:
+        return "Hello.bot_name and Hello.bot_version must be at most 100 characters"
+    if hello.max_concurrent_decisions > 1024:
+        return "Hello.max_concurrent_decisions must be at most 1024"
+    if len(hello.games) > 100:
+        return "Hello.games lists more than 100 games"
+    return ""
+
+
 class BotServicer(bot_pb2_grpc.BotServiceServicer):
     """Serves ``BotService.Connect``."""
 
@@ -48,6 +59,10 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                                 "the first message of a stream must be a Hello")
             return
         hello = first.hello
+        problem = _hello_problem(hello)
+        if problem:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
+            return
         entry = self.registry.authenticate(hello.token)
         if entry is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "invalid or revoked bot token")

@@ -102,11 +102,18 @@ def test_bad_token_rejected(gateway: Gateway) -> None:
     raw.close()
 
 
-def test_first_message_must_be_hello(gateway: Gateway) -> None:
+def test_first_message_must_be_a_valid_hello(gateway: Gateway) -> None:
     raw = RawStream(gateway.target)
     raw.send(pong=bot_pb2.Pong(nonce=1))
     err = raw.receive()
     assert isinstance(err, grpc.RpcError) and err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    raw.close()
+    _, token = gateway.registry.register("long-name")
+    raw = RawStream(gateway.target)
+    raw.send(hello=bot_pb2.Hello(token=token, bot_name="n" * 101))
+    err = raw.receive()
+    assert isinstance(err, grpc.RpcError) and err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "at most 100" in (err.details() or "")
     raw.close()
 
 

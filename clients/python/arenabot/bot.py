@@ -89,7 +89,12 @@ class Bot:
 
     # -- what a bot writes -------------------------------------------------
     def decide(self, request: bot_pb2.DecisionRequest) -> int | str:
-        """Choose an action: an id from ``request.legal_actions`` or an action text."""
+        """Choose an action: an id from ``request.legal_actions`` or an action text.
+
+        ``request.attempt`` > 1 means an earlier answer was refused (see
+        :meth:`on_decision_error`). Returning ``None`` sends no answer (the arena's
+        deadline then applies). An exception is logged and sends no answer.
+        """
         raise NotImplementedError
 
     def on_connected(self, welcome: bot_pb2.Welcome) -> None:

@@ -416,3 +416,13 @@ def test_observation_hides_partner_hand() -> None:
                       "hand_sizes", "melds", "red_threes", "pile", "pile_top", "pile_size", "pile_frozen",
                       "black3_block_seat", "stock_size", "last_take", "scores", "requirements", "opened",
                       "melded", "hand_scores", "last_hand_hands"}
+
+
+def test_unlisted_legal_actions_are_accepted() -> None:
+    s = position(hand="KC KD KH KS 9C 9D 5C")
+    listed = set(s.legal_actions())
+    other = A("meld K:KD,KH,KS")
+    assert other not in listed and s.problem(other) is None
+    s.apply_action(other)
+    assert sorted(s.hands[s.current].elements()) == ["5C", "9C", "9D", "KC"]
+    assert s.problem(A("meld K:KC")) is None  # laying off one card

@@ -414,3 +414,35 @@ def test_flood_of_bogus_decisions_closes_the_session(gateway: Gateway) -> None:
     assert isinstance(end, grpc.RpcError) and end.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert errors > 50 and not gateway.is_connected("flood")
     raw.close()
+
+
+class AsyncBot(Bot):
+    """An ``async def decide`` bot with several decisions in flight."""
+
+    async def decide(self, request: bot_pb2.DecisionRequest) -> int | str:  # type: ignore[override]
+        import asyncio
+
+        await asyncio.sleep(0.001)
+        return request.legal_actions[-1].text
+
+
+def test_async_decide_with_concurrency(gateway: Gateway) -> None:
+    _, token = gateway.registry.register("async-bot")
+    bot = AsyncBot(max_concurrent=4)
+    thread = _connect(gateway, bot, "async-bot", token)
+    try:
+        results: list[Any] = []
+
+        def play(seed: int) -> None:
+            results.append(run_match(HighcardGame(), [gateway.agent("async-bot")] * 2, seed=seed,
+                                     deadline_ms=3000))
+
+        threads = [threading.Thread(target=play, args=(seed,)) for seed in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(20)
+        assert len(results) == 4 and all(r.record.faults == [] for r in results)
+        assert bot.granted == 4
+    finally:
+        thread.stop()

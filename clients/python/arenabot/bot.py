@@ -16,7 +16,7 @@ import asyncio
 import inspect
 import logging
 import random
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import grpc
@@ -167,22 +167,21 @@ class Bot:
     async def _session(self, target: str, token: str,
                        credentials: grpc.ChannelCredentials | None) -> bool:
         """One stream, until it ends; returns whether it was accepted."""
-        outbox: asyncio.Queue[bot_pb2.BotMessage | None] = asyncio.Queue()
         welcomed = False
         tasks: set[asyncio.Task[None]] = set()
-
-        async def outgoing() -> AsyncIterator[bot_pb2.BotMessage]:
-            yield bot_pb2.BotMessage(hello=self.hello(token))
-            while True:
-                message = await outbox.get()
-                if message is None:
-                    return
-                yield message
-
         channel = (grpc.aio.secure_channel(target, credentials) if credentials is not None
                    else grpc.aio.insecure_channel(target))
         async with channel:
-            call = bot_pb2_grpc.BotServiceStub(channel).Connect(outgoing())
+            call = bot_pb2_grpc.BotServiceStub(channel).Connect()
+            write_lock = asyncio.Lock()
+
+            async def send(message: bot_pb2.BotMessage) -> None:
+                async with write_lock:
+                    try:
+                        await call.write(message)
+                    except (grpc.aio.AioRpcError, grpc.aio.UsageError, asyncio.InvalidStateError):
+                        pass  # the call is over; read() reports why
+
             stopped = False
 
             async def watch_stop() -> None:
@@ -194,20 +193,27 @@ class Bot:
 
             watcher = asyncio.create_task(watch_stop())
             try:
+                await send(bot_pb2.BotMessage(hello=self.hello(token)))
                 semaphore = asyncio.Semaphore(self.max_concurrent)
-                async for message in call:
+                is_async = inspect.iscoroutinefunction(self.decide)
+                while True:
+                    message = await call.read()
+                    if message is grpc.aio.EOF:
+                        break
                     kind = message.WhichOneof("kind")
                     if kind == "decision_request":
                         request = message.decision_request
-                        if inspect.iscoroutinefunction(self.decide):
+                        if is_async:
                             await semaphore.acquire()
-                            task = asyncio.create_task(self._answer_async(request, outbox, semaphore))
+                            task = asyncio.create_task(self._answer_async(request, send, semaphore))
                             tasks.add(task)
                             task.add_done_callback(tasks.discard)
                         else:
-                            self._answer(request, outbox)
+                            reply = self._answer(request)
+                            if reply is not None:
+                                await send(reply)
                     elif kind == "ping":
-                        outbox.put_nowait(bot_pb2.BotMessage(pong=bot_pb2.Pong(nonce=message.ping.nonce)))
+                        await send(bot_pb2.BotMessage(pong=bot_pb2.Pong(nonce=message.ping.nonce)))
                     elif kind == "welcome":
                         welcomed = True
                         self.granted = message.welcome.max_concurrent_decisions or 1
@@ -230,11 +236,9 @@ class Bot:
                 watcher.cancel()
                 for task in tasks:
                     task.cancel()
-                outbox.put_nowait(None)
         return welcomed
 
-    def _reply(self, request: bot_pb2.DecisionRequest, action: int | str,
-               outbox: asyncio.Queue[bot_pb2.BotMessage | None]) -> None:
+    def _reply(self, request: bot_pb2.DecisionRequest, action: int | str) -> bot_pb2.BotMessage:
         decision = bot_pb2.Decision(request_id=request.request_id)
         if isinstance(action, bool) or not isinstance(action, (int, str)):
             action = str(action)
@@ -243,25 +247,23 @@ class Bot:
         else:
             decision.action_text = action
         self.decisions += 1
-        outbox.put_nowait(bot_pb2.BotMessage(decision=decision))
+        return bot_pb2.BotMessage(decision=decision)
 
-    def _answer(self, request: bot_pb2.DecisionRequest,
-                outbox: asyncio.Queue[bot_pb2.BotMessage | None]) -> None:
+    def _answer(self, request: bot_pb2.DecisionRequest) -> bot_pb2.BotMessage | None:
         try:
             action = self.decide(request)
         except Exception:  # noqa: BLE001 - a crashing decide must not kill the stream
             log.exception("decide failed for request %d", request.request_id)
-            return
-        if action is not None:
-            self._reply(request, action, outbox)
+            return None
+        return None if action is None else self._reply(request, action)
 
     async def _answer_async(self, request: bot_pb2.DecisionRequest,
-                            outbox: asyncio.Queue[bot_pb2.BotMessage | None],
+                            send: Callable[[bot_pb2.BotMessage], Awaitable[None]],
                             semaphore: asyncio.Semaphore) -> None:
         try:
             action = await self.decide(request)  # type: ignore[misc]
             if action is not None:
-                self._reply(request, action, outbox)
+                await send(self._reply(request, action))
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001

@@ -19,7 +19,9 @@ Batch
 
 Match statistics and SPRT
     :mod:`~arena.ratings.match_stats` (Elo ± margin, LOS, trinomial and
-    pentanomial), :mod:`~arena.ratings.llr` and :class:`Sprt` (:mod:`~arena.ratings.sprt`).
+    pentanomial), :mod:`~arena.ratings.llr` and :class:`Sprt` (:mod:`~arena.ratings.sprt`);
+    :class:`SprtFeeder` (:mod:`~arena.ratings.gauntlet`) feeds a gauntlet's results,
+    pairing the two tables of each duplicate deal.
 
 Formulas and conventions
     :mod:`~arena.ratings.elo`, :mod:`~arena.ratings.kfactor`,
@@ -38,6 +40,7 @@ from arena.ratings.comparisons import Comparison, DealLedger
 from arena.ratings.elo import elo_from_score, expected_score, pairwise_deltas, period_update
 from arena.ratings.errors import RatingError
 from arena.ratings.factory import BACKENDS, make_rater
+from arena.ratings.gauntlet import SprtFeeder, candidate_score
 from arena.ratings.glicko2 import Glicko2Rater, Glicko2Rating, glicko2_update
 from arena.ratings.match_stats import EloEstimate, los, pentanomial_estimate, trinomial_estimate
 from arena.ratings.openskill_backend import OpenSkillRater
@@ -64,6 +67,8 @@ __all__ = [
     "RatingSummary",
     "Sprt",
     "SprtDecision",
+    "SprtFeeder",
+    "candidate_score",
     "elo_from_score",
     "expected_score",
     "fit_bradley_terry",

@@ -111,7 +111,7 @@ def _is_repeated(fd: FieldDescriptor) -> bool:
     rep = getattr(fd, "is_repeated", None)
     if rep is not None:
         return bool(rep)
-    return fd.label == FieldDescriptor.LABEL_REPEATED  # pragma: no cover - old protobuf
+    return bool(fd.label == FieldDescriptor.LABEL_REPEATED)  # pragma: no cover - old protobuf
 
 
 def _is_map(fd: FieldDescriptor) -> bool:
@@ -150,7 +150,7 @@ def _info(fd: FieldDescriptor) -> _FieldInfo:
 
 
 @lru_cache(maxsize=None)
-def _dataclass_plan(cls: type, desc: Descriptor) -> tuple[_FieldInfo, ...]:
+def _dataclass_plan(cls: Any, desc: Descriptor) -> tuple[_FieldInfo, ...]:
     """The proto field of each dataclass field, in declaration order."""
     plan = []
     for f in dataclasses.fields(cls):
@@ -194,8 +194,9 @@ def _scalar(value: Any, kind: int, where: str) -> Any:
 def _fill(msg: Message, value: Any, where: str) -> None:
     """Fill ``msg`` from a dataclass (by name) or a tuple (by field order)."""
     desc: Descriptor = msg.DESCRIPTOR
-    if hasattr(type(value), "__dataclass_fields__"):
-        for info in _dataclass_plan(type(value), desc):
+    cls: Any = type(value)
+    if hasattr(cls, "__dataclass_fields__"):
+        for info in _dataclass_plan(cls, desc):
             _set_field(msg, info, getattr(value, info.name), where)
         return
     if type(value) is tuple or isinstance(value, list):
@@ -309,7 +310,7 @@ def _from_scalar(value: Any, hint: Any, where: str) -> Any:
 
 
 @lru_cache(maxsize=None)
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: Any) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
@@ -323,7 +324,7 @@ def _unwrap_optional(hint: Any) -> tuple[Any, bool]:
 
 def _from_message(msg: Message, hint: Any, where: str) -> Any:
     """Rebuild a dataclass or a tuple from a message."""
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         hints = _hints(hint)
         kwargs = {}
         for f in dataclasses.fields(hint):

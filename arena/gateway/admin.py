@@ -18,7 +18,7 @@ from arena.gateway.session import SessionHub
 __all__ = ["AdminServicer"]
 
 
-class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
+class AdminServicer(admin_pb2_grpc.AdminServiceServicer):  # type: ignore[misc]  # generated base, untyped
     """Operator API; every call needs ``authorization: Bearer <operator token>``."""
 
     def __init__(self, hub: SessionHub, registry: BotRegistry, operator_token: str | None) -> None:

@@ -37,7 +37,7 @@ def _hello_problem(hello: bot_pb2.Hello) -> str:
     return ""
 
 
-class BotServicer(bot_pb2_grpc.BotServiceServicer):
+class BotServicer(bot_pb2_grpc.BotServiceServicer):  # type: ignore[misc]  # generated base, untyped
     """Serves ``BotService.Connect``."""
 
     def __init__(self, hub: SessionHub, registry: BotRegistry, *, hello_timeout: float = 5.0) -> None:

@@ -182,7 +182,7 @@ class BotSession:
             pending.future.set_result(decision)
         self._free_slot()
 
-    def protocol_error(self, request_id: int, code: int, reason: str, *,
+    def protocol_error(self, request_id: int, code: bot_pb2.DecisionErrorCode, reason: str, *,
                        retry_allowed: bool = False) -> None:
         """Tell the bot what was wrong; close the session after too many errors."""
         self.protocol_errors += 1

@@ -7,6 +7,7 @@ tests in ``tests/clients/`` run SDK and Node.js bots as separate processes.
 from __future__ import annotations
 
 import queue
+import random
 import threading
 import time
 from typing import Any
@@ -168,6 +169,16 @@ def test_garbage_bytes_end_the_stream_not_the_gateway(gateway: Gateway) -> None:
     call = connect(iter([hello, b"\xff\xfe garbage \x00\x01", b"\x0a\xff"]))
     with pytest.raises(grpc.RpcError):
         for _ in call:
+            pass
+    # a bounded flood of random byte strings, each on a fresh authenticated stream
+    rng = random.Random(7)
+    for _ in range(10):
+        junk = [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64))) for _ in range(5)]
+        call = connect(iter([hello, *junk]))
+        try:
+            for _ in call:
+                pass
+        except grpc.RpcError:
             pass
     channel.close()
     # the gateway still serves others

@@ -13,6 +13,12 @@ Commands
 ``arena replay FILE``
     Replays every record of a JSON Lines file through the engine and says whether
     each verifies (exit status 1 if any does not).
+``arena serve [--address HOST:PORT] [--db FILE]``
+    Runs the gRPC gateway that external bots connect to (``proto/arena/bot/v1``).
+``arena bots register NAME`` / ``arena bots list`` / ``arena bots revoke NAME``
+    Manage the bots allowed to connect (tokens are shown once and stored hashed).
+``arena ratings GAME --records FILE [--format table|csv|json] [--plot FILE.png]``
+    Ratings from match records (see ``arena ratings --help``).
 """
 
 from __future__ import annotations
@@ -203,6 +209,71 @@ def replay_cmd(path: Path = typer.Argument(..., exists=True, dir_okay=False, hel
     console.print(f"{ok} verified, {bad} failed", highlight=False)
     if bad:
         raise typer.Exit(1)
+
+
+@app.command("serve")
+def serve_cmd(
+    address: str = typer.Option("127.0.0.1:50051", "--address", "-a", help="host:port to listen on."),
+    db: Path = typer.Option(Path("arena-bots.sqlite3"), "--db", help="Bot registry (SQLite file)."),
+    operator_token: Optional[str] = typer.Option(None, "--operator-token", envvar="ARENA_OPERATOR_TOKEN",
+                                                 help="Token for AdminService calls."),
+    grace: float = typer.Option(5.0, "--grace", help="Seconds to finish open calls on shutdown."),
+) -> None:
+    """Run the gRPC gateway for external bots until Ctrl-C or SIGTERM."""
+    from arena.gateway import serve
+
+    serve(address, db_path=str(db), operator_token=operator_token, grace=grace)
+
+
+bots_app = typer.Typer(no_args_is_help=True, help="Register, list and revoke external bots.")
+app.add_typer(bots_app, name="bots")
+DB_OPTION = typer.Option(Path("arena-bots.sqlite3"), "--db", help="Bot registry (SQLite file).")
+
+
+@bots_app.command("register")
+def bots_register(name: str = typer.Argument(..., help="Bot id, e.g. my-bridge-bot."),
+                  owner: str = typer.Option("", "--owner", help="Who runs it."),
+                  db: Path = DB_OPTION) -> None:
+    """Register a bot and print its token (shown once; stored hashed)."""
+    from arena.gateway.registry import BotExistsError, SqliteRegistry
+
+    registry = SqliteRegistry(str(db))
+    try:
+        _, token = registry.register(name, owner)
+    except BotExistsError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    finally:
+        registry.close()
+    console.print(f"registered {name}; token (shown once):", highlight=False)
+    print(token)
+
+
+@bots_app.command("list")
+def bots_list(db: Path = DB_OPTION) -> None:
+    """List registered bots."""
+    from arena.gateway.registry import SqliteRegistry
+
+    registry = SqliteRegistry(str(db))
+    table = Table("bot", "owner", "revoked")
+    for entry in registry.list():
+        table.add_row(entry.bot_id, entry.owner, "yes" if entry.revoked else "no")
+    registry.close()
+    console.print(table)
+
+
+@bots_app.command("revoke")
+def bots_revoke(name: str, db: Path = DB_OPTION) -> None:
+    """Revoke a bot's token; its sessions are refused from then on."""
+    from arena.gateway.registry import BotNotFoundError, SqliteRegistry
+
+    registry = SqliteRegistry(str(db))
+    try:
+        registry.revoke(name)
+    except BotNotFoundError:
+        raise typer.BadParameter(f"no bot named {name!r}") from None
+    finally:
+        registry.close()
+    console.print(f"revoked {name}", highlight=False)
 
 
 def main() -> None:

@@ -49,3 +49,25 @@ def test_bad_input_is_a_clear_error(toy_registered: str) -> None:
     assert res.exit_code != 0 and "unknown bot" in res.output
     res = runner.invoke(app, ["play", toy_registered, "--option", "colour=red"])
     assert res.exit_code != 0 and "unknown option" in res.output
+
+
+def test_bots_register_list_revoke(tmp_path: Path) -> None:
+    db = str(tmp_path / "bots.sqlite3")
+    res = runner.invoke(app, ["bots", "register", "alpha", "--owner", "me", "--db", db])
+    assert res.exit_code == 0, res.output
+    token = res.output.strip().splitlines()[-1]
+    assert len(token) >= 20
+    from arena.gateway.registry import SqliteRegistry
+
+    registry = SqliteRegistry(db)
+    entry = registry.authenticate(token)
+    assert entry is not None and entry.bot_id == "alpha"
+    registry.close()
+    res = runner.invoke(app, ["bots", "register", "alpha", "--db", db])
+    assert res.exit_code != 0 and "alpha" in res.output
+    assert "alpha" in runner.invoke(app, ["bots", "list", "--db", db]).output
+    assert runner.invoke(app, ["bots", "revoke", "alpha", "--db", db]).exit_code == 0
+    registry = SqliteRegistry(db)
+    assert registry.authenticate(token) is None
+    registry.close()
+    assert runner.invoke(app, ["bots", "revoke", "nobody", "--db", db]).exit_code != 0

@@ -118,6 +118,10 @@ class Game(ABC):
     """Number of action ids for enumerable games, ``None`` for compound actions."""
     zero_sum: ClassVar[bool] = False
     """Whether ``sum(returns()) == 0`` at every terminal state."""
+    conformance_options: ClassVar[Mapping[str, Any]] = {}
+    """Options the shared conformance test adds to every preset to keep a random
+    match short (e.g. one deal instead of a game to 5000); the game's own tests
+    cover the full length."""
 
     def __init__(self, **options: Any) -> None:
         preset = options.pop("preset", None)

@@ -16,8 +16,8 @@ CASES = [(name, preset) for name in list_games() for preset in get_game_class(na
 
 @pytest.mark.parametrize(("name", "preset"), CASES, ids=[f"{n}-{p}" for n, p in CASES])
 def test_conformance(name: str, preset: str) -> None:
-    report = check_game(get_game(name, preset=preset), seeds=(1, 2), leak_every=13,
-                        serialize_every=29)
+    game = get_game(name, preset=preset, **get_game_class(name).conformance_options)
+    report = check_game(game, seeds=(1, 2), leak_every=13, serialize_every=29)
     assert report.matches == 2 and report.steps > 0
     assert report.leak_checks > 0, "the leak test found nothing to exchange"
     assert report.sensitivity_checks > 0, "own cards never changed the observation"

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse.csgraph import connected_components
@@ -397,8 +398,8 @@ def _fit_design(
         hess = np.asarray((X.T @ sp.diags(d) @ X).todense())
         c = max(float(np.mean(np.diag(hess))), 1e-12) / n
         try:
-            step = np.linalg.solve(hess + c * ones, grad)
-        except np.linalg.LinAlgError:
+            step = scipy.linalg.solve(hess + c * ones, grad, assume_a="pos")
+        except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
             raise RatingError("the fit diverged (a perfect score with prior=0?)") from None
         t = 1.0
         while True:

@@ -211,6 +211,63 @@ def replay_cmd(path: Path = typer.Argument(..., exists=True, dir_okay=False, hel
         raise typer.Exit(1)
 
 
+@app.command("ratings")
+def ratings_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    records: list[Path] = typer.Option(..., "--records", "-r", exists=True, dir_okay=False,
+                                       help="Match records (JSON Lines); repeatable."),
+    system: str = typer.Option("elo", "--system", help="Online rater: elo, glicko2 or openskill."),
+    fmt: str = typer.Option("table", "--format", "-f", help="table, csv or json."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw the rating history to a PNG file."),
+) -> None:
+    """Ratings of the bots in match records: online rating, batch fit with 95% intervals."""
+    from arena.ratings import fit_bradley_terry, make_rater
+    from arena.ratings.errors import RatingError
+    from arena.ratings.records import results_from_records
+    from arena.ratings.report import format_table, ratings_table, to_csv, to_json
+    from arena.records.record import read_records
+
+    if fmt not in ("table", "csv", "json"):
+        raise typer.BadParameter("--format must be table, csv or json")
+    loaded = []
+    for path in records:
+        with path.open(encoding="utf-8") as fp:
+            loaded.extend(read_records(fp, errors=[]))
+    try:
+        results = results_from_records(loaded, game=game_name)
+        rater = make_rater(system)
+    except (ValueError, RatingError) as exc:
+        raise typer.BadParameter(str(exc)) from None
+    if not results:
+        raise typer.BadParameter(f"no finished {game_name} matches in the records")
+    rater.record_all(results)
+    outputs = []
+    for ruleset in rater.rulesets():
+        subset = [r for r in results if r.ruleset == ruleset]
+        try:
+            fit = fit_bradley_terry(subset)
+        except RatingError as exc:
+            err.print(f"{ruleset}: no batch fit ({exc})")
+            fit = None
+        rows = ratings_table(rater, ruleset, fit=fit)
+        outputs.append((ruleset, rows))
+        if plot is not None:
+            from arena.ratings.plot import plot_history
+
+            target = plot if len(rater.rulesets()) == 1 else plot.with_name(
+                f"{plot.stem}-{ruleset.replace('@', '-')}{plot.suffix}")
+            plot_history(rater.history(ruleset), target, title=f"{ruleset} ({system})")
+    if fmt == "json":
+        print(json.dumps({ruleset: json.loads(to_json(rows)) for ruleset, rows in outputs}, indent=2))
+    elif fmt == "csv":
+        for ruleset, rows in outputs:
+            print(to_csv(rows), end="")
+    else:
+        for ruleset, rows in outputs:
+            console.print(f"[bold]{ruleset}[/bold] ({system}; +/- from the batch fit, 95%)")
+            console.print(format_table(rows), highlight=False)
+
+
 @app.command("serve")
 def serve_cmd(
     address: str = typer.Option("127.0.0.1:50051", "--address", "-a", help="host:port to listen on."),

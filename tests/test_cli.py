@@ -71,3 +71,21 @@ def test_bots_register_list_revoke(tmp_path: Path) -> None:
     assert registry.authenticate(token) is None
     registry.close()
     assert runner.invoke(app, ["bots", "revoke", "nobody", "--db", db]).exit_code != 0
+
+
+def test_ratings_from_records(tmp_path: Path) -> None:
+    out = tmp_path / "records.jsonl"
+    res = runner.invoke(app, ["play", "calypso", "--bots", "heuristic,random", "-n", "3",
+                              "--records", str(out), "--no-details"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["ratings", "calypso", "-r", str(out), "-f", "json",
+                              "--plot", str(tmp_path / "h.png")])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output)["calypso@v1"]
+    assert {r["bot"] for r in rows} == {"heuristic", "random"}
+    assert rows[0]["rating"] + rows[1]["rating"] == 3000.0 and rows[0]["error"] > 0
+    assert (tmp_path / "h.png").stat().st_size > 1000
+    res = runner.invoke(app, ["ratings", "calypso", "-r", str(out), "-f", "csv"])
+    assert res.output.splitlines()[0] == "rank,bot,rating,error,games,last_change"
+    res = runner.invoke(app, ["ratings", "bridge", "-r", str(out)])
+    assert res.exit_code != 0 and "no finished bridge matches" in res.output

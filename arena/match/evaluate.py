@@ -174,7 +174,7 @@ def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: 
                   for s, e in enumerate(seat_entrant)]
         result = run_match(game, agents, seed=deal_seed, match_id=f"{tag}-d{deal}-r{r}",
                            bot_names=[bots[e] for e in seat_entrant], deadline_ms=deadline_ms,
-                           tags={"deal": deal, "rotation": r})
+                           tags={"deal": deal, "rotation": r, "group": f"{tag}-d{deal}"})
         matches.append(result)
         returns = result.record.returns
         unit_scores = [sum(returns[s] for s in unit) / len(unit) for unit in units]

@@ -463,6 +463,9 @@ def _near_cards(hand: Sequence[int], dist: int = 2) -> tuple[set[int], set[int]]
 DIRECT_POOL = 24
 """Pools up to this many live cards are searched in one pass (no deepening)."""
 
+NEIGHBOURHOOD = 40
+"""Table cards in a neighbourhood of :func:`improve` before it falls back to the smallest one."""
+
 GLOBAL_POOL = 36
 """Pools up to this many live cards are solved whole (exactly, within the budget)."""
 
@@ -476,10 +479,10 @@ def best_rearrangement(hand: Sequence[int], table: Iterable[Sequence[int]], *, s
     the whole pool: the answer is optimal (most cards laid, then most points) when
     ``exact``. Bigger pools go to :func:`improve`, a local search that starts from
     the table as it is and repeatedly re-solves, exactly, the neighbourhood of one
-    hand card (the table melds next to it in its suit or holding its rank,
-    with the nearby hand cards), keeping those table cards on the table; it is
-    never worse than the table plus the best melds of the hand alone, but may miss
-    a chain through distant melds (``exact`` is then false).
+    hand card, keeping those table cards on the table; it is never worse than the
+    table plus the best melds of the hand alone, but may miss a chain through
+    distant melds or a play that takes table cards into the hand (``exact`` is then
+    false).
 
     :returns: the cover (the whole new table), or ``None`` when no layout lowers
         the hand by at least one card.
@@ -498,11 +501,24 @@ def best_rearrangement(hand: Sequence[int], table: Iterable[Sequence[int]], *, s
 
 
 def improve(hand: Sequence[int], table: Sequence[Sequence[int]], *, values: Sequence[int] | None = None,
-            max_states: int = DEFAULT_MAX_STATES, max_rounds: int = 64) -> Cover | None:
+            max_states: int = DEFAULT_MAX_STATES, max_rounds: int = 64, radius: int = 2,
+            depth: int = 1) -> Cover | None:
     """Local search for :func:`best_rearrangement` (see there); table cards stay on the table.
 
-    Work: at most ``max_rounds`` neighbourhood solves, each on a pool of a few
-    table melds plus hand cards, bounded by ``max_states``.
+    First the best melds of the hand alone are laid. Then, hand cards taken by
+    falling value, the neighbourhood of card ``h`` is the table melds holding a card
+    of ``h``'s rank or of its suit within ``radius`` ranks, grown ``depth`` times by
+    the melds of ``h``'s suit next to it; those melds and the hand cards near them
+    are re-solved exactly (:func:`solve`, the table cards kept) and the result
+    replaces them if it lays at least one more hand card. This repeats until no
+    neighbourhood improves. Failed neighbourhoods are remembered, so each is solved
+    once per table.
+
+    If that neighbourhood holds more than :data:`NEIGHBOURHOOD` table cards, the
+    smallest one (radius 1, no growth) is used instead.
+
+    Work: at most ``max_rounds`` neighbourhood solves, each bounded by
+    ``max_states`` (typically 10-40 cards).
     """
     vals = list(values) if values is not None else list(VALUE)
     cur_table = [tuple(m) for m in table]
@@ -527,9 +543,16 @@ def improve(hand: Sequence[int], table: Sequence[Sequence[int]], *, values: Sequ
             if rounds >= max_rounds:
                 break
             rounds += 1
-            near, _ranks = _near_cards(counts_of([h]), 1)
             rank = h % 13
-            nb = [i for i, m in enumerate(cur_table) if any(c in near or c % 13 == rank for c in m)]
+            for rad, dep in ((radius, depth), (1, 0)):
+                near, _ranks = _near_cards(counts_of([h]), rad)
+                nb = [i for i, m in enumerate(cur_table) if any(c in near or c % 13 == rank for c in m)]
+                for _ in range(dep):
+                    grown, _r = _near_cards(counts_of(c for i in nb for c in cur_table[i]), 1)
+                    nb = [i for i, m in enumerate(cur_table)
+                          if i in nb or any(c in grown and c // 13 == h // 13 for c in m)]
+                if sum(len(cur_table[i]) for i in nb) <= NEIGHBOURHOOD:
+                    break
             if not nb:
                 continue
             tc = counts_of(c for i in nb for c in cur_table[i])

@@ -1,0 +1,177 @@
+"""SQLAlchemy 2 ORM models of the store (typed, ``Mapped[...]``).
+
+The schema is created and changed only by the Alembic migrations in
+:mod:`arena.store.migrations` (see :func:`arena.store.migrate.upgrade`); these
+models are the source of truth for the current head and for autogenerate.
+
+Times are stored as naive UTC (``TIMESTAMP WITHOUT TIME ZONE`` / SQLite text)
+through :class:`UTCDateTime`, and read back as aware UTC datetimes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+__all__ = [
+    "Base",
+    "BotRow",
+    "MatchRecordRow",
+    "MatchSpecRow",
+    "RatingHistoryRow",
+    "ResultRow",
+    "TournamentRow",
+    "UTCDateTime",
+    "utcnow",
+]
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    """The current time, aware UTC."""
+    return datetime.now(timezone.utc)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Stores naive UTC, returns aware UTC; naive inputs are taken as UTC."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is not None:
+            value = value.astimezone(timezone.utc).replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON()}
+
+
+class BotRow(Base):
+    """A registered bot; only the SHA-256 of its token is kept."""
+
+    __tablename__ = "bots"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(200), default="")
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[datetime]
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class TournamentRow(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    game: Mapped[str] = mapped_column(String(100))
+    config: Mapped[dict[str, Any]]
+    created: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+
+
+class MatchSpecRow(Base):
+    """One scheduled match and its execution state.
+
+    ``status`` is ``pending``, ``running`` (claimed by ``claimed_by`` at
+    ``claimed_at``), ``done`` (its record is stored) or ``failed``.
+    """
+
+    __tablename__ = "match_specs"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "match_index"),
+        Index("ix_match_specs_tournament_status", "tournament_id", "status", "match_index"),
+    )
+
+    match_id: Mapped[str] = mapped_column(String(220), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(
+        String(200), ForeignKey("tournaments.id", ondelete="CASCADE")
+    )
+    index: Mapped[int] = mapped_column("match_index", Integer)
+    spec: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_by: Mapped[str | None] = mapped_column(String(200))
+    claimed_at: Mapped[datetime | None]
+    error: Mapped[str | None] = mapped_column(Text)
+    updated: Mapped[datetime]
+
+
+class MatchRecordRow(Base):
+    """The stored :class:`~arena.records.record.MatchRecord`, exactly one per match id."""
+
+    __tablename__ = "match_records"
+
+    match_id: Mapped[str] = mapped_column(String(220), primary_key=True)
+    tournament_id: Mapped[str | None] = mapped_column(String(200), index=True)
+    record: Mapped[dict[str, Any]]
+    finished_at: Mapped[datetime]
+
+
+class ResultRow(Base):
+    """One seat of one stored match (for standings and ratings queries)."""
+
+    __tablename__ = "results"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    match_id: Mapped[str] = mapped_column(
+        String(220), ForeignKey("match_records.match_id", ondelete="CASCADE")
+    )
+    tournament_id: Mapped[str | None] = mapped_column(String(200), index=True)
+    ruleset: Mapped[str] = mapped_column(String(100), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    entrant: Mapped[str] = mapped_column(String(200))
+    bot: Mapped[str] = mapped_column(String(200), index=True)
+    returns: Mapped[float] = mapped_column(Float)
+
+
+class RatingHistoryRow(Base):
+    """A bot's rating after a result (appended by the ratings layer)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_ruleset_bot", "ruleset", "bot", "id"),)
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    rater: Mapped[str] = mapped_column(String(50), default="")
+    ruleset: Mapped[str] = mapped_column(String(100))
+    bot: Mapped[str] = mapped_column(String(200))
+    rating: Mapped[float] = mapped_column(Float)
+    interval: Mapped[float | None] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    at: Mapped[datetime]
+    match_id: Mapped[str | None] = mapped_column(String(220))

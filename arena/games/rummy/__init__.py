@@ -30,9 +30,13 @@ Rules (authority: ``rules/rummy.md``, ruleset ``rummy@v1``)
 Actions (compound values, ``action_space_size = None``): :class:`RummyAction`
     ``PASS`` and ``PLAY [4H 5H 6H 7H 8H] [QC QD QS]`` (the complete table after the
     play; melds and cards in canonical order, see :mod:`arena.games.rummy.melds`).
-    ``legal_actions()`` lists ``PASS`` first and then, sorted by text, the solver's
-    best play (most cards laid, then most points) and up to 24 simple plays (one meld
-    from the hand added, one hand card added to a table meld). Any other layout may be
+    ``legal_actions()`` lists ``PASS`` first and then, sorted by text, plays found by
+    :mod:`arena.games.rummy.solver`: the best melds of the hand alone laid beside the
+    table (most cards, then most points; exact DP) and up to 24 simple plays (one meld
+    of the hand added; once melded, one hand card added to a table meld). The full
+    table rearrangement (``solver.best_rearrangement``, 10-100 ms on big tables) is
+    left to bots, so listing stays cheap for random playouts. Every listed play is
+    valid. Any other layout may be
     proposed; ``apply_action`` validates it and raises :class:`IllegalActionError`
     naming the failed check: ``V2`` (a group is not a meld), ``V3`` (card not
     available), ``V4`` (hand would not shrink), ``V5``/``V6`` (initial meld touches the

@@ -1,0 +1,427 @@
+"""Tournament configuration: a TOML file read into a validated :class:`TournamentConfig`.
+
+Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
+
+    [tournament]
+    id = "bridge-demo"          # letters, digits, '-', '_', '.'; used in match ids
+    name = "Bridge demo"        # default: the id
+    game = "bridge"             # a registered game (arena.games.list_games())
+    preset = "duplicate"        # one of the game's presets (optional)
+    format = "duplicate"        # round_robin | duplicate | gauntlet
+    deals = 8                   # seeded deals; bridge may say boards = 8 instead
+    seed = 1                    # tournament seed (integer), default 0
+    deadline_ms = 2000          # per decision, default 10000
+
+    [tournament.options]        # game options (checked by the game itself)
+
+    [round_robin]
+    rotations = "cyclic"        # cyclic | reversed | all (seatings per deal and table)
+
+    [duplicate]
+    mode = "teams"              # bridge: teams | pairs; other games: seats (default)
+    movement = "auto"           # auto | rotation | field (pairs and seats only)
+    scoring = "imps"            # teams: imps; pairs/seats: matchpoints | butler | cross_imps
+    vp = true                   # teams: victory points per match (WBF 20-VP scale)
+
+    [gauntlet]
+    candidate = "new"           # an entrant id; every other entrant is the field
+    [gauntlet.sprt]             # optional, passed on to arena.ratings (SprtFeeder)
+    elo0 = 0
+    elo1 = 10
+    alpha = 0.05
+    beta = 0.05
+    pentanomial = true
+
+    [[entrants]]
+    id = "heur"
+    bot = "heuristic"           # built-in bot -> "builtin:heuristic"
+    [[entrants]]
+    id = "mine"
+    remote = "my-bot"           # a registered remote bot -> "remote:my-bot"
+
+Every error is a :class:`ConfigError` whose message starts with the dotted path of
+the offending field, e.g. ``tournament.deals: must be a positive integer, got -3``.
+Unknown keys are errors too (a misspelt key would otherwise be ignored silently).
+
+>>> cfg = loads_config('''
+... [tournament]
+... id = "t"
+... game = "auction"
+... preset = "4p"
+... format = "round_robin"
+... deals = 2
+... [[entrants]]
+... id = "a"
+... bot = "heuristic"
+... [[entrants]]
+... id = "b"
+... bot = "random"
+... ''')
+>>> cfg.entrants[0].bot, cfg.deals, cfg.format
+('builtin:heuristic', 2, 'round_robin')
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.bots import list_bots
+from arena.core.state import Game
+from arena.games import get_game, list_games
+
+__all__ = ["ConfigError", "Entrant", "DuplicateSettings", "GauntletSettings", "TournamentConfig",
+           "load_config", "loads_config", "parse_config", "FORMATS", "example_path", "example_paths"]
+
+FORMATS = ("round_robin", "duplicate", "gauntlet")
+"""Known tournament formats."""
+
+ROTATION_SCHEMES = ("cyclic", "reversed", "all")
+MOVEMENTS = ("auto", "rotation", "field")
+DUPLICATE_MODES = ("teams", "pairs", "seats")
+DUPLICATE_SCORING = ("imps", "matchpoints", "butler", "cross_imps")
+
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+_EXAMPLES = Path(__file__).with_name("examples")
+
+
+class ConfigError(ValueError):
+    """An invalid tournament file; the message starts with the field's dotted path."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        """Dotted path of the offending field (``tournament.deals``, ``entrants[2].bot``)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One entrant: an id unique in the tournament and a bot reference."""
+
+    id: str
+    bot: str
+    """``builtin:<name>`` or ``remote:<bot_id>``."""
+
+
+@dataclass(frozen=True)
+class DuplicateSettings:
+    """The ``[duplicate]`` section (see the module docstring)."""
+
+    mode: str = "seats"
+    movement: str = "auto"
+    scoring: str = "matchpoints"
+    vp: bool = True
+
+
+@dataclass(frozen=True)
+class GauntletSettings:
+    """The ``[gauntlet]`` section."""
+
+    candidate: str
+    sprt: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A validated tournament; build it with :func:`load_config` or :func:`parse_config`."""
+
+    id: str
+    name: str
+    game: str
+    preset: str | None
+    options: dict[str, Any]
+    format: str
+    entrants: tuple[Entrant, ...]
+    deals: int
+    """Number of seeded deals (bridge: boards 1..deals)."""
+    seed: int
+    deadline_ms: float
+    rotations: str = "cyclic"
+    """Round robin: seating scheme per deal and table."""
+    duplicate: DuplicateSettings | None = None
+    gauntlet: GauntletSettings | None = None
+    source: str | None = None
+    """The file it was read from, if any."""
+
+    def make_game(self) -> Game:
+        """The configured game (preset and options applied)."""
+        return get_game(self.game, **({"preset": self.preset} if self.preset else {}), **self.options)
+
+    def entrant(self, entrant_id: str) -> Entrant:
+        """The entrant with that id.
+
+        :raises KeyError: if there is none.
+        """
+        for e in self.entrants:
+            if e.id == entrant_id:
+                return e
+        raise KeyError(entrant_id)
+
+    @property
+    def entrant_ids(self) -> list[str]:
+        """Entrant ids in file order."""
+        return [e.id for e in self.entrants]
+
+
+# -- reading -------------------------------------------------------------------------------
+
+def load_config(path: str | Path) -> TournamentConfig:
+    """Read and validate a tournament TOML file.
+
+    :raises ConfigError: for invalid TOML (path ``<file>``) or an invalid field.
+    :raises OSError: if the file cannot be read.
+    """
+    p = Path(path)
+    text = p.read_text(encoding="utf-8")
+    return loads_config(text, source=str(p))
+
+
+def loads_config(text: str, *, source: str | None = None) -> TournamentConfig:
+    """Parse and validate TOML text.
+
+    :raises ConfigError: see :func:`load_config`.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source or "<toml>", f"invalid TOML: {exc}") from None
+    return parse_config(data, source=source)
+
+
+def _unknown(table: dict[str, Any], known: set[str], path: str) -> None:
+    extra = sorted(set(table) - known)
+    if extra:
+        where = f"{path}.{extra[0]}" if path else extra[0]
+        raise ConfigError(where, f"unknown key; expected one of {', '.join(sorted(known))}")
+
+
+def _table(data: dict[str, Any], key: str, path: str, *, required: bool = False) -> dict[str, Any] | None:
+    if key not in data:
+        if required:
+            raise ConfigError(path, "missing table")
+        return None
+    value = data[key]
+    if not isinstance(value, dict):
+        raise ConfigError(path, f"must be a table, got {value!r}")
+    return value
+
+
+def _str(t: dict[str, Any], key: str, path: str, *, default: str | None = None,
+         required: bool = False, choices: tuple[str, ...] | None = None) -> str | None:
+    if key not in t:
+        if required:
+            raise ConfigError(f"{path}.{key}", "missing")
+        return default
+    v = t[key]
+    if not isinstance(v, str) or not v:
+        raise ConfigError(f"{path}.{key}", f"must be a non-empty string, got {v!r}")
+    if choices is not None and v not in choices:
+        raise ConfigError(f"{path}.{key}", f"must be one of {', '.join(choices)}, got {v!r}")
+    return v
+
+
+def _posint(t: dict[str, Any], key: str, path: str) -> int:
+    v = t[key]
+    if type(v) is not int or v <= 0:
+        raise ConfigError(f"{path}.{key}", f"must be a positive integer, got {v!r}")
+    return v
+
+
+def parse_config(data: dict[str, Any], *, source: str | None = None) -> TournamentConfig:
+    """Validate an already parsed TOML document (a dict).
+
+    :raises ConfigError: naming the first invalid field.
+    """
+    _unknown(data, {"tournament", "entrants", "round_robin", "duplicate", "gauntlet"}, "")
+    t = _table(data, "tournament", "tournament", required=True)
+    assert t is not None
+    path = "tournament"
+    _unknown(t, {"id", "name", "game", "preset", "options", "format", "deals", "boards", "seed",
+                 "deadline_ms"}, path)
+    tid = _str(t, "id", path, required=True)
+    assert tid is not None
+    if not _ID_RE.match(tid):
+        raise ConfigError("tournament.id", f"use letters, digits, '-', '_' and '.' only, got {tid!r}")
+    name = _str(t, "name", path, default=tid) or tid
+    game_name = _str(t, "game", path, required=True)
+    assert game_name is not None
+    if game_name not in list_games():
+        raise ConfigError("tournament.game", f"unknown game {game_name!r}; known: {', '.join(list_games())}")
+    preset = _str(t, "preset", path)
+    options = _table(t, "options", "tournament.options") or {}
+    fmt = _str(t, "format", path, required=True, choices=FORMATS)
+    assert fmt is not None
+
+    # the game itself validates preset and options
+    try:
+        game = get_game(game_name, **({"preset": preset} if preset else {}), **options)
+    except ValueError as exc:
+        where = "tournament.preset" if "preset" in str(exc) and preset else "tournament.options"
+        raise ConfigError(where, str(exc)) from None
+
+    if "deals" in t and "boards" in t:
+        raise ConfigError("tournament.boards", "give deals or boards, not both")
+    key = "boards" if "boards" in t else "deals"
+    if key not in t:
+        raise ConfigError("tournament.deals", "missing (the number of seeded deals; bridge: boards)")
+    deals = _posint(t, key, path)
+
+    seed = t.get("seed", 0)
+    if type(seed) is not int:
+        raise ConfigError("tournament.seed", f"must be an integer, got {seed!r}")
+    deadline = t.get("deadline_ms", 10_000.0)
+    if type(deadline) not in (int, float) or not deadline > 0:
+        raise ConfigError("tournament.deadline_ms", f"must be a positive number, got {deadline!r}")
+
+    entrants = _entrants(data, game_name)
+    k = len(entrants)
+
+    for section in ("round_robin", "duplicate", "gauntlet"):
+        if section in data and section != fmt:
+            raise ConfigError(section, f"section given but tournament.format is {fmt!r}")
+
+    rotations = "cyclic"
+    duplicate = gauntlet = None
+    if fmt == "round_robin":
+        rr = _table(data, "round_robin", "round_robin") or {}
+        _unknown(rr, {"rotations"}, "round_robin")
+        rotations = _str(rr, "rotations", "round_robin", default="cyclic", choices=ROTATION_SCHEMES) or "cyclic"
+        if k < 2:
+            raise ConfigError("entrants", f"a round robin needs at least 2 entrants, got {k}")
+    elif fmt == "duplicate":
+        duplicate = _duplicate(data, game, k)
+    else:
+        gauntlet = _gauntlet(data, entrants)
+
+    return TournamentConfig(id=tid, name=name, game=game_name, preset=preset, options=dict(options),
+                            format=fmt, entrants=tuple(entrants), deals=deals, seed=seed,
+                            deadline_ms=float(deadline), rotations=rotations, duplicate=duplicate,
+                            gauntlet=gauntlet, source=source)
+
+
+def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
+    raw = data.get("entrants")
+    if raw is None:
+        raise ConfigError("entrants", "missing: add [[entrants]] tables with id and bot or remote")
+    if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
+        raise ConfigError("entrants", "must be an array of tables ([[entrants]])")
+    out: list[Entrant] = []
+    seen: set[str] = set()
+    builtins = list_bots(game)
+    for i, e in enumerate(raw):
+        path = f"entrants[{i}]"
+        _unknown(e, {"id", "bot", "remote"}, path)
+        eid = _str(e, "id", path, required=True)
+        assert eid is not None
+        if not _ID_RE.match(eid):
+            raise ConfigError(f"{path}.id", f"use letters, digits, '-', '_' and '.' only, got {eid!r}")
+        if eid in seen:
+            raise ConfigError(f"{path}.id", f"duplicate entrant id {eid!r}")
+        seen.add(eid)
+        if ("bot" in e) == ("remote" in e):
+            raise ConfigError(path, "give exactly one of bot = \"<built-in name>\" or remote = \"<bot id>\"")
+        if "bot" in e:
+            name = _str(e, "bot", path)
+            assert name is not None
+            if name.startswith("builtin:"):
+                name = name[len("builtin:"):]
+            if name not in builtins:
+                raise ConfigError(f"{path}.bot", f"unknown built-in bot {name!r} for {game}; "
+                                                 f"built-in bots: {', '.join(builtins)}")
+            ref = f"builtin:{name}"
+        else:
+            name = _str(e, "remote", path)
+            assert name is not None
+            if name.startswith("remote:"):
+                name = name[len("remote:"):]
+            if not name:
+                raise ConfigError(f"{path}.remote", "must name a bot id")
+            ref = f"remote:{name}"
+        out.append(Entrant(eid, ref))
+    return out
+
+
+def _duplicate(data: dict[str, Any], game: Game, k: int) -> DuplicateSettings:
+    d = _table(data, "duplicate", "duplicate") or {}
+    _unknown(d, {"mode", "movement", "scoring", "vp"}, "duplicate")
+    bridge = game.name == "bridge"
+    if bridge and game.options.get("scoring") != "duplicate":
+        raise ConfigError("tournament.options", "duplicate bridge needs scoring = \"duplicate\" "
+                                                "(preset \"duplicate\")")
+    units = len(game.teams())
+    default_mode = "teams" if bridge else "seats"
+    mode = _str(d, "mode", "duplicate", default=default_mode, choices=DUPLICATE_MODES) or default_mode
+    if mode == "pairs" and not bridge:
+        raise ConfigError("duplicate.mode", f"pairs is bridge's mode; use seats for {game.name}")
+    if mode == "teams" and units != 2:
+        raise ConfigError("duplicate.mode", f"teams needs a two-sided game; {game.name} has {units} units")
+    default_scoring = "imps" if mode == "teams" else "matchpoints"
+    scoring = _str(d, "scoring", "duplicate", default=default_scoring, choices=DUPLICATE_SCORING)
+    assert scoring is not None
+    if mode == "teams" and scoring != "imps":
+        raise ConfigError("duplicate.scoring", f"a team match is scored in imps, got {scoring!r}")
+    if mode != "teams" and scoring == "imps":
+        raise ConfigError("duplicate.scoring", "use matchpoints, butler or cross_imps for pairs/seats")
+    movement = _str(d, "movement", "duplicate", default="auto", choices=MOVEMENTS) or "auto"
+    if mode == "teams" and movement == "field":
+        raise ConfigError("duplicate.movement", "a team match is played in two rooms (rotation)")
+    vp = d.get("vp", True)
+    if not isinstance(vp, bool):
+        raise ConfigError("duplicate.vp", f"must be true or false, got {vp!r}")
+    if k < 2:
+        raise ConfigError("entrants", f"a duplicate tournament needs at least 2 entrants, got {k}")
+    if movement == "field":
+        from arena.tournaments.formats import field_tables
+
+        if field_tables(k, units, 0) is None:
+            raise ConfigError("duplicate.movement",
+                              f"a field movement needs at least two tables per deal: {units} units need "
+                              + ("4 or more entrants" if units == 2 else
+                                 f"a multiple of {units} entrants, at least {2 * units}")
+                              + f", got {k}")
+    return DuplicateSettings(mode=mode, movement=movement, scoring=scoring, vp=vp)
+
+
+def _gauntlet(data: dict[str, Any], entrants: list[Entrant]) -> GauntletSettings:
+    g = _table(data, "gauntlet", "gauntlet", required=True)
+    assert g is not None
+    _unknown(g, {"candidate", "sprt"}, "gauntlet")
+    cand = _str(g, "candidate", "gauntlet", required=True)
+    ids = [e.id for e in entrants]
+    if cand not in ids:
+        raise ConfigError("gauntlet.candidate", f"{cand!r} is not an entrant id; entrants: {', '.join(ids)}")
+    if len(entrants) < 2:
+        raise ConfigError("entrants", "a gauntlet needs the candidate and at least one other entrant")
+    sprt = _table(g, "sprt", "gauntlet.sprt") or {}
+    _unknown(sprt, {"elo0", "elo1", "alpha", "beta", "pentanomial"}, "gauntlet.sprt")
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in sprt and type(sprt[key]) not in (int, float):
+            raise ConfigError(f"gauntlet.sprt.{key}", f"must be a number, got {sprt[key]!r}")
+    for key in ("alpha", "beta"):
+        if key in sprt and not 0 < sprt[key] < 1:
+            raise ConfigError(f"gauntlet.sprt.{key}", f"must be between 0 and 1, got {sprt[key]!r}")
+    if "pentanomial" in sprt and not isinstance(sprt["pentanomial"], bool):
+        raise ConfigError("gauntlet.sprt.pentanomial", f"must be true or false, got {sprt['pentanomial']!r}")
+    assert cand is not None
+    return GauntletSettings(candidate=cand, sprt=dict(sprt))
+
+
+# -- examples ------------------------------------------------------------------------------
+
+def example_paths() -> list[Path]:
+    """The example tournament files shipped with the package (one per game), sorted."""
+    return sorted(_EXAMPLES.glob("*.toml"))
+
+
+def example_path(game: str) -> Path:
+    """The shipped example tournament of ``game``.
+
+    :raises FileNotFoundError: if there is none.
+    """
+    p = _EXAMPLES / f"{game}.toml"
+    if not p.exists():
+        raise FileNotFoundError(f"no example tournament for {game!r} in {_EXAMPLES}")
+    return p

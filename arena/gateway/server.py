@@ -54,6 +54,9 @@ class GatewayConfig:
     """PEM certificate chain file; with ``tls_key`` the gateway serves TLS only."""
     tls_key: str | None = None
     """PEM private key file."""
+    redis_url: str | None = None
+    """Also serve connected bots to referees in other processes (Celery workers)
+    through Redis at this URL (:class:`~arena.gateway.redis_router.RedisBridge`)."""
 
 
 async def start_server(address: str, registry: BotRegistry, *, operator_token: str | None = None,
@@ -136,11 +139,23 @@ async def serve_async(address: str = DEFAULT_ADDRESS, *, registry: BotRegistry |
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
             pass
     log.info("arena gateway listening on %s (port %d)", address, port)
+    bridge = await _start_bridge(hub, config)
     try:
         await stop.wait()
     finally:
         hub.close_all()
+        if bridge is not None:
+            await bridge.stop()
         await server.stop(grace)
+
+
+async def _start_bridge(hub: SessionHub, config: GatewayConfig | None) -> Any:
+    """The Redis bridge when ``config.redis_url`` is set, else ``None``."""
+    if config is None or not config.redis_url:
+        return None
+    from arena.gateway.redis_router import RedisBridge
+
+    return await RedisBridge(hub, config.redis_url).start()
 
 
 def serve(address: str = DEFAULT_ADDRESS, *, db_path: str | None = "arena-bots.sqlite3",
@@ -223,11 +238,14 @@ class Gateway:
         self.hub = hub
         self.router = LocalRouter(hub)
         self._stop = asyncio.Event()
+        bridge = await _start_bridge(hub, self.config)
         self._ready.set()
         try:
             await self._stop.wait()
         finally:
             hub.close_all()
+            if bridge is not None:
+                await bridge.stop()
             await server.stop(self._grace)
 
     def stop(self, grace: float = 1.0) -> None:

@@ -1,0 +1,346 @@
+"""Routing decisions through Redis: referees in Celery workers, bots on a gateway.
+
+Two halves over the key layout of :mod:`arena.gateway.router`:
+
+* :class:`RedisRouter` (worker side, synchronous redis-py, no gRPC: safe in forked
+  Celery workers) implements :class:`~arena.gateway.router.DecisionRouter`.
+* :class:`RedisBridge` (gateway side, ``redis.asyncio`` on the gateway's loop)
+  pulls each connected bot's request queue, hands requests to the
+  :class:`~arena.gateway.session.SessionHub` and pushes the answers back.
+
+Keys
+----
+``arena:bot:<bot_id>:requests``
+    list; the bot's request queue. Worker ``RPUSH``es, the gateway ``BLPOP``s.
+``arena:bot:<bot_id>:online``
+    string (the gateway id) with a TTL of ``online_ttl`` seconds (5 s), refreshed
+    every second by the gateway that holds the bot's session and deleted when the
+    session closes. ``is_connected`` reads it.
+``arena:reply:<uuid>``
+    list; the reply of one request, expiring ``REPLY_TTL`` seconds after the push.
+
+Messages (bytes)
+----------------
+request queue item
+    ``b"D" + <deadline, unix ms> + b"|" + <reply key> + b"|" + DecisionRequest`` or
+    ``b"N" + ArenaMessage`` (one-way: MatchStarted, MatchEnded, DecisionError).
+    One queue per bot keeps a match's messages in order.
+reply
+    ``b"D" + Decision`` | ``b"T" + reason`` (DecisionTimeout) |
+    ``b"F" + reason`` (AgentFailure).
+
+One decision costs the worker one round trip: a pipeline of a Lua script (push the
+request if the bot is online, else push an ``F`` reply to the reply key at once)
+and ``BLPOP`` on the reply key. The gateway expires the request at its deadline
+(``T``); the worker waits ``slack`` seconds more before it gives up by itself (a
+gateway that died). When a session closes the gateway deletes the online key and
+answers every request still queued with ``F``; the script's check and the push are
+atomic, so no request is left behind.
+
+Deadlines cross processes as wall-clock times (hosts are assumed NTP-synced).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import os
+import time
+import uuid
+from typing import Any
+
+import redis
+import redis.asyncio as aioredis
+
+from arena.bot.v1 import bot_pb2
+from arena.bots.base import AgentFailure, DecisionTimeout
+from arena.gateway.router import DecisionRouter
+
+__all__ = ["RedisRouter", "RedisBridge", "requests_key", "online_key", "REPLY_TTL"]
+
+log = logging.getLogger("arena.gateway.redis")
+
+REPLY_TTL = 60
+"""Seconds a reply key lives after its push (a worker that gave up never reads it)."""
+
+_PUSH = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('RPUSH', KEYS[2], ARGV[1])
+  return 1
+end
+if #KEYS >= 3 then
+  redis.call('RPUSH', KEYS[3], ARGV[2])
+  redis.call('EXPIRE', KEYS[3], ARGV[3])
+end
+return 0
+"""
+
+
+def requests_key(bot_id: str) -> str:
+    """The request queue of ``bot_id``."""
+    return f"arena:bot:{bot_id}:requests"
+
+
+def online_key(bot_id: str) -> str:
+    """The presence key of ``bot_id`` (set while a gateway holds its session)."""
+    return f"arena:bot:{bot_id}:online"
+
+
+class RedisRouter(DecisionRouter):
+    """Worker-side router: see the module docstring.
+
+    :param url: Redis URL (``redis://host:port/db``).
+    :param slack: seconds to wait beyond the decision's deadline for the gateway's
+        own ``T`` reply before raising :class:`DecisionTimeout` here.
+    """
+
+    def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, slack: float = 1.0) -> None:
+        self.url = url
+        self.slack = slack
+        self.redis = redis.Redis.from_url(url, health_check_interval=0)
+        self._sha: str | None = None
+        self._pid = os.getpid()
+
+    def _client(self) -> redis.Redis:
+        if os.getpid() != self._pid:  # forked: never share sockets with the parent
+            self.redis = redis.Redis.from_url(self.url, health_check_interval=0)
+            self._pid, self._sha = os.getpid(), None
+        return self.redis
+
+    def _script(self, client: redis.Redis) -> str:
+        if self._sha is None:
+            self._sha = str(client.script_load(_PUSH))
+        return self._sha
+
+    def decide(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float
+               ) -> bot_pb2.Decision:
+        if timeout <= 0:
+            raise DecisionTimeout("no time left for this decision")
+        reply_key = f"arena:reply:{uuid.uuid4().hex}"
+        deadline_ms = int((time.time() + timeout) * 1000)
+        envelope = b"D%d|%s|%s" % (deadline_ms, reply_key.encode(), request.SerializeToString())
+        failure = f"Fbot {bot_id} is not connected".encode()
+        wait = timeout + self.slack
+        for attempt in (0, 1):
+            try:
+                client = self._client()
+                sha = self._script(client)
+                pipe = client.pipeline(transaction=False)
+                pipe.evalsha(sha, 3, online_key(bot_id), requests_key(bot_id), reply_key,
+                             envelope, failure, REPLY_TTL)
+                pipe.blpop([reply_key], timeout=wait)
+                _, popped = pipe.execute()
+                break
+            except redis.exceptions.NoScriptError:  # Redis restarted: load again
+                self._sha = None
+                if attempt:
+                    raise AgentFailure("cannot load the routing script into Redis") from None
+            except redis.exceptions.ResponseError as exc:
+                if "NOSCRIPT" in str(exc) and not attempt:
+                    self._sha = None
+                    continue
+                raise AgentFailure(f"routing through Redis failed: {exc}") from None
+            except redis.exceptions.RedisError as exc:
+                raise DecisionTimeout(f"Redis unavailable while routing to {bot_id}: {exc}") from None
+        if popped is None:
+            raise DecisionTimeout(f"bot {bot_id} did not answer within {timeout * 1000:.0f} ms")
+        payload: bytes = popped[1]
+        kind, body = payload[:1], payload[1:]
+        if kind == b"D":
+            return bot_pb2.Decision.FromString(body)
+        if kind == b"T":
+            raise DecisionTimeout(body.decode(errors="replace"))
+        raise AgentFailure(body.decode(errors="replace"))
+
+    def notify(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None:
+        try:
+            client = self._client()
+            try:
+                client.evalsha(self._script(client), 2, online_key(bot_id), requests_key(bot_id),
+                               b"N" + message.SerializeToString())
+            except redis.exceptions.NoScriptError:
+                self._sha = None
+                client.evalsha(self._script(client), 2, online_key(bot_id), requests_key(bot_id),
+                               b"N" + message.SerializeToString())
+        except redis.exceptions.RedisError:
+            pass  # best effort
+
+    def is_connected(self, bot_id: str) -> bool:
+        try:
+            return bool(self._client().exists(online_key(bot_id)))
+        except redis.exceptions.RedisError:
+            return False
+
+    def wait_connected(self, bot_id: str, timeout: float = 10.0) -> bool:
+        """Poll until a gateway announces ``bot_id`` (for tests and scripts)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.is_connected(bot_id):
+                return True
+            time.sleep(0.02)
+        return False
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.redis.close()
+
+
+class RedisBridge:
+    """Gateway side: serves each connected bot's Redis queue through the hub.
+
+    Runs on the hub's event loop (``await bridge.start()``, ``await bridge.stop()``).
+    It watches ``hub.sessions`` every ``poll_interval`` seconds: a new session
+    gets its online key and a pull task; a closed one loses both and its queued
+    requests are answered ``F``.
+    """
+
+    def __init__(self, hub: Any, url: str, *, gateway_id: str | None = None,
+                 poll_interval: float = 0.05, online_ttl: float = 5.0) -> None:
+        self.hub = hub
+        self.url = url
+        self.gateway_id = gateway_id or f"gw-{uuid.uuid4().hex[:8]}"
+        self.poll_interval = poll_interval
+        self.online_ttl = online_ttl
+        self._redis: aioredis.Redis | None = None
+        self._pullers: dict[str, asyncio.Task[None]] = {}
+        self._supervisor: asyncio.Task[None] | None = None
+        self._replies: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> RedisBridge:
+        self._redis = aioredis.Redis.from_url(self.url, health_check_interval=0)
+        self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
+        return self
+
+    async def stop(self) -> None:
+        """Stop pulling; connected bots go offline (their queued requests get ``F``)."""
+        if self._supervisor is not None:
+            self._supervisor.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._supervisor
+        for bot_id in list(self._pullers):
+            await self._offline(bot_id)
+        for task in list(self._replies):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(task, 1.0)
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+
+    async def _supervise(self) -> None:
+        assert self._redis is not None
+        last_refresh = 0.0
+        while True:
+            try:
+                connected = set(self.hub.sessions)
+                for bot_id in connected - set(self._pullers):
+                    await self._redis.set(online_key(bot_id), self.gateway_id, ex=int(self.online_ttl))
+                    self._pullers[bot_id] = asyncio.get_running_loop().create_task(self._pull(bot_id))
+                for bot_id in set(self._pullers) - connected:
+                    await self._offline(bot_id)
+                now = time.monotonic()
+                if now - last_refresh >= 1.0 and self._pullers:
+                    pipe = self._redis.pipeline(transaction=False)
+                    for bot_id in self._pullers:
+                        pipe.set(online_key(bot_id), self.gateway_id, ex=int(self.online_ttl))
+                    await pipe.execute()
+                    last_refresh = now
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - Redis down: retry
+                log.warning("redis bridge: %s", exc)
+                await asyncio.sleep(0.5)
+            await asyncio.sleep(self.poll_interval)
+
+    async def _offline(self, bot_id: str) -> None:
+        task = self._pullers.pop(bot_id, None)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._redis is None:
+            return
+        try:
+            await self._redis.delete(online_key(bot_id))
+            while True:
+                item = await self._redis.lpop(requests_key(bot_id))
+                if item is None:
+                    break
+                if item[:1] == b"D":
+                    _, reply_key, _ = _parse_request(item)
+                    await self._reply(reply_key, f"Fbot {bot_id} disconnected".encode())
+        except Exception as exc:  # noqa: BLE001
+            log.warning("redis bridge: cleaning up %s: %s", bot_id, exc)
+
+    async def _pull(self, bot_id: str) -> None:
+        assert self._redis is not None
+        key = requests_key(bot_id)
+        while True:
+            try:
+                popped = await self._redis.blpop([key], timeout=1)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - Redis down: retry
+                log.warning("redis bridge: pulling %s: %s", bot_id, exc)
+                await asyncio.sleep(0.5)
+                continue
+            if popped is not None:
+                self._handle(bot_id, popped[1])
+
+    def _handle(self, bot_id: str, item: bytes) -> None:
+        kind = item[:1]
+        if kind == b"N":
+            try:
+                self.hub.send(bot_id, bot_pb2.ArenaMessage.FromString(item[1:]))
+            except Exception as exc:  # noqa: BLE001 - a bad message is dropped
+                log.warning("redis bridge: bad message for %s: %s", bot_id, exc)
+            return
+        if kind != b"D":
+            return
+        try:
+            deadline_ms, reply_key, body = _parse_request(item)
+            request = bot_pb2.DecisionRequest.FromString(body)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("redis bridge: bad request for %s: %s", bot_id, exc)
+            return
+        remaining = deadline_ms / 1000.0 - time.time()
+        if remaining <= 0:
+            self._spawn(self._reply(reply_key, b"Tthe deadline passed before the gateway got the request"))
+            return
+        future: concurrent.futures.Future[bot_pb2.Decision] = concurrent.futures.Future()
+        future.add_done_callback(lambda f: self._done(reply_key, f))
+        self.hub.submit(bot_id, request, remaining, future)
+
+    def _done(self, reply_key: bytes, future: concurrent.futures.Future[bot_pb2.Decision]) -> None:
+        if future.cancelled():
+            payload = b"Frequest cancelled"
+        else:
+            exc = future.exception()
+            if exc is None:
+                payload = b"D" + future.result().SerializeToString()
+            elif isinstance(exc, DecisionTimeout):
+                payload = b"T" + str(exc).encode()
+            else:
+                payload = b"F" + (str(exc) or type(exc).__name__).encode()
+        self._spawn(self._reply(reply_key, payload))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._replies.add(task)
+        task.add_done_callback(self._replies.discard)
+
+    async def _reply(self, reply_key: bytes, payload: bytes) -> None:
+        assert self._redis is not None
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.rpush(reply_key, payload)
+            pipe.expire(reply_key, REPLY_TTL)
+            await pipe.execute()
+        except Exception as exc:  # noqa: BLE001 - the worker times out by itself
+            log.warning("redis bridge: reply to %r lost: %s", reply_key, exc)
+
+
+def _parse_request(item: bytes) -> tuple[int, bytes, bytes]:
+    deadline, reply_key, body = item[1:].split(b"|", 2)
+    return int(deadline), reply_key, body

@@ -1,0 +1,120 @@
+"""Playing one :class:`~arena.tournaments.spec.MatchSpec`: the function every
+executor calls (embedded processes, Celery tasks, gateway threads).
+
+:func:`play_spec` builds the game from the spec (game, preset, options), one agent
+per seat and runs :func:`arena.match.referee.run_match` with the spec's seed,
+``init`` and deadline. The spec's placement (tournament, index, deal, rotation,
+table, entrants, bot references) goes into ``record.tags``; ``record.seats`` holds
+the entrant at each seat.
+
+Agents
+------
+* ``builtin:<name>`` -> :func:`arena.bots.make_bot` with a seed derived from the
+  spec (:func:`bot_seed`: match id, seat and entrant), so the same spec always
+  gives the same record (apart from timings): the tournament seed already reaches
+  the spec through ``spec.seed``.
+* ``remote:<bot_id>`` -> :class:`~arena.gateway.remote_agent.RemoteAgent` over the
+  ``router`` given, else over a process-wide
+  :class:`~arena.gateway.redis_router.RedisRouter` on ``$ARENA_REDIS_URL``
+  (created on first use, after any fork: it holds no gRPC object).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from arena.bots import make_bot
+from arena.bots.base import Agent
+from arena.games import get_game
+from arena.match.referee import DEFAULT_MAX_RETRIES, run_match
+from arena.records.record import MatchRecord
+from arena.tournaments.spec import MatchSpec, parse_bot_ref
+
+__all__ = ["play_spec", "build_game", "build_agents", "bot_seed", "spec_tags", "default_router"]
+
+_router_lock = threading.Lock()
+_default_router: Any = None
+_default_router_pid = 0
+
+
+def bot_seed(spec: MatchSpec, seat: int) -> str:
+    """Seed of the built-in bot at ``seat``: stable for a given spec."""
+    return f"{spec.match_id}|{seat}|{spec.entrants[seat] if seat < len(spec.entrants) else ''}"
+
+
+def build_game(spec: MatchSpec) -> Any:
+    """The spec's game with its preset and options.
+
+    :raises ValueError: for an unknown game, preset or option.
+    """
+    options = dict(spec.options)
+    if spec.preset:
+        options["preset"] = spec.preset
+    return get_game(spec.game, **options)
+
+
+def default_router() -> Any:
+    """A :class:`~arena.gateway.redis_router.RedisRouter` on ``$ARENA_REDIS_URL``
+    (default ``redis://127.0.0.1:6379/0``), one per process."""
+    global _default_router, _default_router_pid
+    with _router_lock:
+        if _default_router is None or _default_router_pid != os.getpid():
+            from arena.gateway.redis_router import RedisRouter
+
+            _default_router = RedisRouter(os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0"))
+            _default_router_pid = os.getpid()
+        return _default_router
+
+
+def build_agents(spec: MatchSpec, *, router: Any = None) -> list[Agent]:
+    """One agent per seat (see the module docstring).
+
+    :raises ValueError: for a bad bot reference or an unknown built-in bot.
+    """
+    agents: list[Agent] = []
+    for seat, ref in enumerate(spec.bots):
+        kind, name = parse_bot_ref(ref)
+        if kind == "builtin":
+            agents.append(make_bot(spec.game, name, seed=bot_seed(spec, seat)))
+        else:
+            from arena.gateway.remote_agent import RemoteAgent
+
+            agents.append(RemoteAgent(name, router if router is not None else default_router(),
+                                      default_deadline_ms=spec.deadline_ms))
+    return agents
+
+
+def spec_tags(spec: MatchSpec) -> dict[str, Any]:
+    """The tags a record of ``spec`` carries."""
+    tags = dict(spec.tags)
+    tags.update(tournament_id=spec.tournament_id, index=spec.index, deal=spec.deal,
+                rotation=spec.rotation, table=spec.table, entrants=list(spec.entrants),
+                bots=list(spec.bots))
+    return tags
+
+
+def play_spec(spec: MatchSpec, *, router: Any = None,
+              max_retries: int = DEFAULT_MAX_RETRIES) -> MatchRecord:
+    """Play ``spec`` to its end and return its record (deterministic for built-in bots).
+
+    :param router: a :class:`~arena.gateway.router.DecisionRouter` for ``remote:`` bots.
+    :raises ValueError: for an invalid spec (game, preset, option or bot reference).
+    """
+    game = build_game(spec)
+    if len(spec.bots) != game.num_players:
+        raise ValueError(f"spec {spec.match_id}: {spec.game} needs {game.num_players} bots, "
+                         f"got {len(spec.bots)}")
+    agents = build_agents(spec, router=router)
+    try:
+        result = run_match(game, agents, seed=spec.seed, init=dict(spec.init), match_id=spec.match_id,
+                           bot_names=list(spec.entrants), deadline_ms=spec.deadline_ms,
+                           max_retries=max_retries, tags=spec_tags(spec))
+    finally:
+        for agent in agents:
+            try:
+                agent.close()
+            except Exception:  # noqa: BLE001 - closing never fails a finished match
+                pass
+    return result.record

@@ -1,0 +1,67 @@
+"""The Celery app of arena, configured from the environment.
+
+``ARENA_REDIS_URL`` (default ``redis://127.0.0.1:6379/0``)
+    broker and result backend. Results are only progress hints (they expire after a
+    day); the store is the record.
+``ARENA_STORE_URL`` (default ``sqlite:///arena.db``)
+    the store tasks read specs from and write records to, unless a task is given
+    its own ``store_url`` (the submitter passes the one it used).
+``ARENA_VISIBILITY_TIMEOUT`` (seconds, default 3600)
+    with ``acks_late`` on Redis, a message that is not acknowledged within this
+    time is delivered again. It must stay above the longest batch: the submitter
+    sizes batches to about :data:`arena.tournaments.executors.TARGET_BATCH_SECONDS`
+    (20 s of play, at most 50 matches) and a match is bounded by its decision
+    deadlines, so one hour leaves a wide margin. A redelivered batch is harmless
+    anyway (recorded matches are skipped, a record is written once by match id);
+    the timeout only sets how long the batches of a worker *host* that vanished
+    (kill -9 of the whole worker) wait before another worker takes them. A worker
+    *child* that dies is noticed by its parent at once (``task_reject_on_worker_lost``)
+    and its batch requeued immediately.
+
+Run: ``celery -A workers.celery worker -l info`` (or ``arena worker``). Prefork is
+fine: tasks never use gRPC (remote bots are reached through Redis,
+:mod:`arena.gateway.redis_router`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+__all__ = ["app", "make_app", "REDIS_URL", "STORE_URL", "VISIBILITY_TIMEOUT"]
+
+REDIS_URL = os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0")
+STORE_URL = os.environ.get("ARENA_STORE_URL", "sqlite:///arena.db")
+VISIBILITY_TIMEOUT = int(os.environ.get("ARENA_VISIBILITY_TIMEOUT", "3600"))
+
+
+def make_app(redis_url: str | None = None, store_url: str | None = None,
+             visibility_timeout: int | None = None) -> Celery:
+    """A configured app (the module-level :data:`app` uses the environment)."""
+    redis_url = redis_url or REDIS_URL
+    vt = visibility_timeout or VISIBILITY_TIMEOUT
+    celery_app = Celery("arena", broker=redis_url, backend=redis_url, include=["workers.tasks"])
+    celery_app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        broker_transport_options={"visibility_timeout": vt},
+        result_backend_transport_options={"visibility_timeout": vt},
+        broker_connection_retry_on_startup=True,
+        broker_connection_max_retries=None,
+        worker_cancel_long_running_tasks_on_connection_loss=False,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        result_expires=86_400,
+        task_default_queue="arena",
+        task_track_started=False,
+        worker_hijack_root_logger=False,
+        arena_store_url=store_url or STORE_URL,
+        arena_redis_url=redis_url,
+    )
+    return celery_app
+
+
+app = make_app()

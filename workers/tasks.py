@@ -1,0 +1,115 @@
+"""Thin, idempotent tasks over arena services (CONVENTIONS rule 12).
+
+* ``arena.tournament.play_batch(tournament_id, match_ids)``: plays the listed
+  matches that are still pending in the store and records each one exactly once
+  (the store writes a record once per match id; matches already recorded, e.g. by
+  an earlier delivery of the same batch, are skipped). Never raises for a match:
+  a failing match is reported in the result and marked ``failed`` in the store.
+  Claims are advisory: a batch delivered again after its worker died takes over
+  the matches the dead worker had claimed.
+* ``arena.tournament.finalize(results, tournament_id)``: the chord callback. It
+  reads the tournament's progress from the store: complete -> status ``done``;
+  else the matches still pending or running (lost with a batch) are submitted
+  again as a new chord, at most ``MAX_ROUNDS`` times. It never waits on another task.
+
+Both are ``acks_late`` with ``reject_on_worker_lost``: a batch whose worker died
+is delivered again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+from typing import Any
+
+from celery import shared_task
+
+__all__ = ["play_batch", "finalize", "get_store", "MAX_ROUNDS"]
+
+log = logging.getLogger("arena.workers")
+
+MAX_ROUNDS = 3
+"""How many times finalize resubmits pending matches before giving up."""
+
+_stores: dict[tuple[int, str], Any] = {}
+_lock = threading.Lock()
+
+
+def get_store(url: str) -> Any:
+    """The store at ``url``, one per process (migrated on first use)."""
+    key = (os.getpid(), url)
+    with _lock:
+        store = _stores.get(key)
+        if store is None:
+            from arena.tournaments.executors import open_store
+
+            store = _stores[key] = open_store(url)
+        return store
+
+
+def _store_url(task: Any, store_url: str | None) -> str:
+    return store_url or str(task.app.conf.get("arena_store_url") or "sqlite:///arena.db")
+
+
+@shared_task(name="arena.tournament.play_batch", bind=True, acks_late=True,
+             reject_on_worker_lost=True, ignore_result=False)
+def play_batch(self: Any, tournament_id: str, match_ids: list[str],
+               store_url: str | None = None) -> dict[str, Any]:
+    """Play the pending ones of ``match_ids``; see the module docstring."""
+    from arena.tournaments.runner import play_spec
+
+    store = get_store(_store_url(self, store_url))
+    wanted = set(match_ids)
+    # Not pending_specs(): a batch delivered again after its worker died finds its
+    # matches still claimed ("running") by the dead worker; it takes them over.
+    todo = [st.match_id for st in store.spec_states(tournament_id)
+            if st.match_id in wanted and st.status in ("pending", "running")]
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    recorded, errors = 0, []
+    start = time.perf_counter()
+    for match_id in todo:
+        try:
+            spec = store.spec(match_id)
+            store.claim(match_id, worker, timeout=0)  # advisory: the record is written once anyway
+            record = play_spec(spec)
+            if store.record_result(record):
+                recorded += 1
+        except Exception as exc:  # noqa: BLE001 - reported; the match is marked failed
+            log.exception("match %s failed", match_id)
+            errors.append(f"{match_id}: {type(exc).__name__}: {exc}")
+            try:
+                store.mark_failed(match_id, worker, errors[-1])
+            except Exception:  # noqa: BLE001
+                pass
+    return {"tournament_id": tournament_id, "requested": len(match_ids),
+            "skipped": len(match_ids) - len(todo), "recorded": recorded, "errors": errors,
+            "seconds": round(time.perf_counter() - start, 3), "worker": worker}
+
+
+@shared_task(name="arena.tournament.finalize", bind=True, acks_late=True,
+             reject_on_worker_lost=True, ignore_result=False)
+def finalize(self: Any, results: Any, tournament_id: str, store_url: str | None = None,
+             round: int = 0, batch_size: int | None = None) -> dict[str, Any]:
+    """Chord callback; see the module docstring."""
+    url = _store_url(self, store_url)
+    store = get_store(url)
+    done, total = store.progress(tournament_id)
+    errors = [e for r in (results or []) if isinstance(r, dict) for e in r.get("errors", [])]
+    summary: dict[str, Any] = {"tournament_id": tournament_id, "done": done, "total": total,
+                               "round": round, "errors": errors[:20], "resubmitted": 0}
+    if done >= total:
+        store.set_tournament_status(tournament_id, "done")
+    elif round < MAX_ROUNDS:
+        from arena.tournaments.executors import submit_chord
+
+        # every header task has returned, so a match still "running" lost its worker
+        pending = [st.match_id for st in store.spec_states(tournament_id)
+                   if st.status in ("pending", "running")]
+        if pending:
+            submit_chord(self.app, tournament_id, pending, store_url=url, batch_size=batch_size,
+                         round=round + 1)
+            summary["resubmitted"] = len(pending)
+    return summary

@@ -24,8 +24,8 @@ Rules (authority: ``rules/rummy.md``, ruleset ``rummy@v1``)
     Match: ``deals`` deals (default ``None`` = one per seat), or with ``loss_limit``
     L deals until some total is -L or less (hard cap 50 deals). ``returns()`` are the
     cumulative scores. Options: ``players`` (2-6, default 4), ``deals``,
-    ``loss_limit``, ``strict_table``. Presets: default, 2p, 3p, 4p, 6p, strict (3
-    players), loss200 (4 players).
+    ``loss_limit``, ``strict_table``. Presets: default (4 players), 2p, 4p, 6p; the
+    shared conformance suite plays them with ``deals=2``.
 
 Actions (compound values, ``action_space_size = None``): :class:`RummyAction`
     ``PASS`` and ``PLAY [4H 5H 6H 7H 8H] [QC QD QS]`` (the complete table after the

@@ -92,10 +92,13 @@ class RummyGame(Game):
     presets: Mapping[str, Mapping[str, Any]] = {
         "default": {},
         "2p": {"players": 2},
+        "4p": {"players": 4},
         "6p": {"players": 6},
     }
     action_space_size = None
     zero_sum = False
+    conformance_options: Mapping[str, Any] = {"deals": 2}
+    """Two deals (dealer rotation, cumulative scores) keep the shared suite short."""
 
     def _configure(self) -> None:
         n = self.options["players"]

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import Engine, Table, and_, func, or_, select, update
+from sqlalchemy import Engine, Table, and_, func, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -212,14 +212,17 @@ class Store:
 
     def _insert_ignore(self, conn: Connection, table: Table, rows: list[dict[str, Any]]) -> int:
         """Insert rows, skipping those that violate a unique constraint; returns the
-        number inserted (exact for a single row)."""
+        number inserted (exact only for a single row)."""
         if not rows:
             return 0
         name = conn.dialect.name
         if name in ("sqlite", "postgresql"):
             ins = (sqlite.insert(table) if name == "sqlite" else postgresql.insert(table))
+            if len(rows) == 1:  # exact: RETURNING yields a row only if it was inserted
+                stmt = ins.on_conflict_do_nothing().returning(literal_column("1"))
+                return 0 if conn.execute(stmt, rows[0]).first() is None else 1
             res = conn.execute(ins.on_conflict_do_nothing(), rows)
-            return max(res.rowcount, 0)
+            return max(res.rowcount, 0)  # executemany: may be -1 / approximate
         n = 0
         for row in rows:  # other databases: one savepoint per row
             try:

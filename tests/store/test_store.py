@@ -1,0 +1,223 @@
+"""The Store API on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import create_engine, select
+
+from arena.records.record import MatchRecord
+from arena.store import (
+    RatingPoint,
+    SpecConflictError,
+    Store,
+    StoreBotRegistry,
+    TournamentNotFoundError,
+)
+from arena.store.models import BotRow
+from arena.gateway.registry import BotExistsError, BotNotFoundError, hash_token
+from arena.tournaments.spec import make_match_id
+
+from .helpers import make_record, make_spec
+
+
+def _add(store: Store, tid: str = "t1", n: int = 4) -> list:  # type: ignore[type-arg]
+    specs = [make_spec(tid, i) for i in range(n)]
+    store.add_tournament(tid, "Demo", "highcard", {"deals": 2, "entrants": ["alice", "bob"]}, specs)
+    return specs
+
+
+def test_add_tournament_round_trip_and_idempotent(store: Store) -> None:
+    specs = [make_spec("t1", i) for i in range(4)]
+    cfg = {"deals": 2, "seeds": (1, 2)}
+    assert store.add_tournament("t1", "Demo", "highcard", cfg, specs) == 4
+    assert store.add_tournament("t1", "Demo", "highcard", cfg, specs) == 0
+    assert store.add_tournament("t1", "Demo", "highcard", cfg, list(reversed(specs[:2]))) == 0
+    assert store.specs("t1") == specs
+    assert store.spec(specs[2].match_id) == specs[2]
+    info = store.tournament("t1")
+    assert (info.id, info.name, info.game, info.config, info.status) == (
+        "t1", "Demo", "highcard", {"deals": 2, "seeds": [1, 2]}, "pending")
+    assert info.created.tzinfo is not None
+    assert abs(info.created - datetime.now(timezone.utc)) < timedelta(minutes=1)
+    assert [t.id for t in store.tournaments()] == ["t1"]
+    assert store.progress("t1") == (0, 4)
+    # more specs later (e.g. a Swiss round) are added, old ones untouched
+    more = [make_spec("t1", i) for i in range(4, 6)]
+    assert store.add_tournament("t1", "Demo", "highcard", cfg, specs + more) == 2
+    assert store.add_specs("t1", more) == 0
+    assert store.progress("t1") == (0, 6)
+
+
+def test_add_tournament_conflicts_write_nothing(store: Store) -> None:
+    specs = _add(store)
+    cfg = {"deals": 2, "entrants": ["alice", "bob"]}
+    with pytest.raises(SpecConflictError, match="t1:000001"):
+        store.add_tournament("t1", "Demo", "highcard", cfg,
+                             [make_spec("t1", 9), make_spec("t1", 1, seed=5)])
+    assert store.specs("t1") == specs  # the new spec 9 was rolled back
+    with pytest.raises(SpecConflictError, match="exists as"):
+        store.add_tournament("t1", "Other name", "highcard", cfg, specs)
+    with pytest.raises(SpecConflictError, match="exists as"):
+        store.add_tournament("t1", "Demo", "highcard", {"deals": 3}, specs)
+    with pytest.raises(SpecConflictError, match="index 2"):  # same index, other id
+        store.add_tournament("t1", "Demo", "highcard", cfg, [make_spec("t1", 2, match_id="t1:x")])
+    with pytest.raises(SpecConflictError, match="belongs to"):
+        store.add_tournament("t1", "Demo", "highcard", cfg, [make_spec("t2", 0)])
+    with pytest.raises(TournamentNotFoundError):
+        store.add_specs("nope", [make_spec("nope", 0)])
+    with pytest.raises(TournamentNotFoundError):
+        store.tournament("nope")
+    with pytest.raises(KeyError):
+        store.spec("t1:999999")
+    assert store.specs("t1") == specs
+
+
+def test_tournament_status(store: Store) -> None:
+    _add(store)
+    store.set_tournament_status("t1", "running")
+    assert store.tournament("t1").status == "running"
+    with pytest.raises(TournamentNotFoundError):
+        store.set_tournament_status("nope", "done")
+
+
+def test_claims_and_takeover(store: Store) -> None:
+    specs = _add(store)
+    a, b = specs[0].match_id, specs[1].match_id
+    assert store.claim(a, "w1") is True
+    assert store.claim(a, "w2") is False
+    assert store.claim(a, "w1") is False  # not twice within the timeout
+    assert store.pending_specs("t1") == specs[1:]
+    assert store.pending_specs("t1", limit=2) == specs[1:3]
+    # a crashed worker's claim is taken over after the timeout
+    assert store.claim(a, "w2", timeout=0.0) is True
+    st = {s.match_id: s for s in store.spec_states("t1")}[a]
+    assert (st.status, st.claimed_by, st.attempts) == ("running", "w2", 2)
+    assert st.claimed_at is not None and st.claimed_at.tzinfo is not None
+    # a store with a zero claim timeout lists stale claims as pending
+    zero = Store(store.url, claim_timeout=0.0)
+    try:
+        assert zero.pending_specs("t1")[0] == specs[0]
+        assert zero.pending_specs("t1", include_stale=False) == specs[1:]
+    finally:
+        zero.dispose()
+    assert store.release(a, "w1") is False
+    assert store.release(a, "w2") is True
+    assert store.claim(a, "w3") is True
+    assert store.claim(b, "w1") is True
+    assert store.mark_failed(b, "w2", "boom") is False
+    assert store.mark_failed(b, "w1", "boom") is True
+    assert store.claim(b, "w4", timeout=0.0) is False  # failed: only after requeue
+    assert store.status_counts("t1") == {"pending": 2, "running": 1, "done": 0, "failed": 1}
+    assert store.requeue("t1", running=False) == 1
+    assert store.claim(b, "w4") is True
+    assert store.requeue("t1") == 2  # both running ones (resume after Ctrl-C)
+    assert store.status_counts("t1")["pending"] == 4
+    assert store.claim("t1:unknown", "w1") is False
+
+
+def test_record_result_exactly_once_and_round_trip(store: Store) -> None:
+    specs = _add(store)
+    rec = make_record("t1", 0)
+    assert store.claim(rec.match_id, "w1")
+    assert store.record_result(rec) is True
+    assert store.record_result(rec) is False
+    other = MatchRecord.from_dict({**rec.to_dict(), "returns": [9.0, 9.0]})
+    assert store.record_result(other) is False  # first write wins, nothing changes
+    got = store.record(rec.match_id)
+    assert got == rec and got is not None and got.to_dict() == rec.to_dict()
+    assert store.record("t1:999999") is None
+    assert store.progress("t1") == (1, 4)
+    assert {s.match_id: s.status for s in store.spec_states("t1")}[rec.match_id] == "done"
+    assert store.claim(rec.match_id, "w2", timeout=0.0) is False  # done is never claimed
+    assert store.pending_specs("t1") == specs[1:]
+    # a late mark_failed by the (stale) claimer does not undo done
+    assert store.mark_failed(rec.match_id, "w1", "late") is False
+    for i in (3, 1, 2):
+        assert store.record_result(make_record("t1", i))
+    assert list(store.records("t1")) == [make_record("t1", i) for i in range(4)]
+    assert list(store.records("t1", batch=3)) == [make_record("t1", i) for i in range(4)]
+    assert list(store.records("nope")) == []
+    assert store.progress("t1") == (4, 4)
+    assert store.status_counts("t1")["done"] == 4
+
+
+def test_results_rows(store: Store) -> None:
+    _add(store)
+    for i in range(2):
+        store.record_result(make_record("t1", i))
+    rows = store.results("t1")
+    assert [(r.match_id, r.seat, r.entrant, r.bot, r.returns, r.ruleset) for r in rows] == [
+        ("t1:000000", 0, "alice", "random", 1.0, "highcard@v1"),
+        ("t1:000000", 1, "bob", "bob-bot", -1.0, "highcard@v1"),
+        ("t1:000001", 0, "alice", "random", -0.5, "highcard@v1"),
+        ("t1:000001", 1, "bob", "bob-bot", 0.5, "highcard@v1"),
+    ]
+    assert len(store.results(ruleset="highcard@v1", bot="bob-bot")) == 2
+    assert store.results(ruleset="other@v1") == []
+
+
+def test_record_without_spec(store: Store) -> None:
+    rec = make_record("adhoc", 0)
+    assert store.record_result(rec) is True
+    assert store.record_result(rec) is False
+    assert list(store.records("adhoc")) == [rec]  # tournament from the record's tags
+    assert [r.entrant for r in store.results("adhoc")] == ["random", "bob-bot"]
+
+
+def test_rating_history(store: Store) -> None:
+    t0 = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+    pts = [RatingPoint("highcard@v1", "a", 1516.0, None, 1, t0, "t1:000000", "elo"),
+           RatingPoint("highcard@v1", "b", 1484.0, None, 1, t0, "t1:000000", "elo"),
+           RatingPoint("highcard@v1", "a", 1530.5, 40.0, 2, t0 + timedelta(seconds=1), None, "elo"),
+           RatingPoint("bridge@v1", "a", 1500.0)]
+    assert store.append_ratings(pts) == 4
+    assert store.append_ratings([]) == 0
+    assert store.rating_history("highcard@v1") == pts[:3]
+    assert store.rating_history("highcard@v1", "a") == [pts[0], pts[2]]
+    assert store.rating_history("highcard@v1", rater="glicko2") == []
+    assert store.rating_history("bridge@v1")[0].rater == ""
+    assert store.clear_ratings("highcard@v1") == 3
+    assert store.rating_history("highcard@v1") == []
+
+
+def test_bot_registry_stores_hash_never_token(store: Store, db_url: str) -> None:
+    reg = store.bot_registry()
+    assert isinstance(reg, StoreBotRegistry)
+    entry, token = reg.register("alice-bot", owner="alice")
+    assert entry.token_sha256 == hash_token(token)
+    assert reg.authenticate(token) == entry
+    assert reg.authenticate("arena_bot_wrong") is None and reg.authenticate("") is None
+    assert reg.get("alice-bot") == entry  # created_unix_ms survives the round trip
+    with pytest.raises(BotExistsError):
+        reg.register("alice-bot")
+    with pytest.raises(ValueError):
+        reg.register("bad id!")
+    _, token_b = reg.register("bob-bot")
+    assert [b.bot_id for b in reg.list()] == ["alice-bot", "bob-bot"]
+    # another store instance (another process) sees the same bots
+    other = StoreBotRegistry(Store(db_url))
+    assert other.authenticate(token_b) is not None and other.get("alice-bot") == entry
+    assert reg.revoke("alice-bot").revoked is True
+    assert reg.authenticate(token) is None and other.authenticate(token) is None
+    with pytest.raises(BotNotFoundError):
+        reg.revoke("nobody")
+    with pytest.raises(BotNotFoundError):
+        reg.get("nobody")
+    # the database holds the hash and never the token
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(select(BotRow.__table__)).all()
+    finally:
+        engine.dispose()
+    dump = repr(rows)
+    assert token not in dump and token_b not in dump
+    assert hash_token(token) in dump and hash_token(token_b) in dump
+    other.store.dispose()
+
+
+def test_claim_and_record_ids_match_make_match_id(store: Store) -> None:
+    _add(store, "t-x", 2)
+    assert store.claim(make_match_id("t-x", 1), "w")

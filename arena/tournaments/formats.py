@@ -256,11 +256,11 @@ def expand(config: TournamentConfig) -> list[MatchSpec]:
     specs: list[MatchSpec] = []
     for deal in range(config.deals):
         seed = deal_seed(config.seed, deal)
-        for table, rotation, per_unit, extra in plan_of(deal):
+        for table, rotation, per_unit, extra_tags in plan_of(deal):
             seat_entrants = _seat_list(units, per_unit, n)
-            tags = dict(base_tags, **extra)
+            tags = dict(base_tags, **extra_tags)
             if config.format == "gauntlet":
-                tags["pair_deal"] = f"{extra['opponent']}/{deal}"
+                tags["pair_deal"] = f"{extra_tags['opponent']}/{deal}"
             if board:
                 tags["board"] = deal + 1
             index = len(specs)

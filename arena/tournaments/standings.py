@@ -258,6 +258,16 @@ def _key(x: float) -> float:
     return -math.inf if math.isnan(x) else x
 
 
+def _ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Number the (sorted) rows and replace NaN/infinite numbers by ``None`` (strict JSON)."""
+    for i, r in enumerate(rows, 1):
+        r["rank"] = i
+        for k, v in r.items():
+            if isinstance(v, float) and not math.isfinite(v):
+                r[k] = None
+    return rows
+
+
 # -- formats ----------------------------------------------------------------------------------
 
 def standings(config: TournamentConfig, records: Iterable[Any]) -> Standings:
@@ -294,15 +304,14 @@ def _round_robin(config: TournamentConfig, game: Game, units: list[list[int]], r
             a["matches"] += 1
             a["total"] += v
             a["wins"] += winners.count(e) / len(winners)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for e, a in acc.items():
         m = a["matches"]
         rows.append({"entrant": e, "bot": config.entrant(e).bot, "matches": m, "wins": a["wins"],
                      "win_rate": a["wins"] / m if m else math.nan,
                      "mean_score": a["total"] / m if m else math.nan, "total_score": a["total"]})
     rows.sort(key=lambda r: (-_key(r["win_rate"]), -_key(r["mean_score"]), r["entrant"]))
-    for i, r in enumerate(rows, 1):
-        r["rank"] = i
+    _ranked(rows)
     cols = [("rank", "#"), ("entrant", "entrant"), ("bot", "bot"), ("matches", "matches"),
             ("wins", "wins"), ("win_rate", "win rate"), ("mean_score", "mean score"),
             ("total_score", "total")]
@@ -331,35 +340,35 @@ def _teams(config: TournamentConfig, game: Game, units: list[list[int]], recs: l
         m["boards"] += 1
         m["imps_a"] += max(pts, 0.0)
         m["imps_b"] += max(-pts, 0.0)
-    acc = {e: {"matches": 0, "won": 0, "drawn": 0, "lost": 0, "imps_for": 0.0, "imps_against": 0.0,
-               "vp": 0.0, "boards": 0} for e in config.entrant_ids}
+    acc: dict[str, dict[str, float]] = {
+        e: {"matches": 0, "won": 0, "drawn": 0, "lost": 0, "imps_for": 0.0, "imps_against": 0.0,
+            "vp": 0.0, "boards": 0} for e in config.entrant_ids}
     from arena.ratings.vp import wbf_vp
 
     for m in per_match.values():
         if config.duplicate.vp and m["boards"]:
             m["vp_a"], m["vp_b"] = wbf_vp(m["imps_a"], m["imps_b"], m["boards"])
         for side, other in (("a", "b"), ("b", "a")):
-            e = acc[m[side]]
-            e["matches"] += 1
-            e["boards"] += m["boards"]
-            e["imps_for"] += m[f"imps_{side}"]
-            e["imps_against"] += m[f"imps_{other}"]
-            e["vp"] += m.get(f"vp_{side}", 0.0)
+            t = acc[m[side]]
+            t["matches"] += 1
+            t["boards"] += m["boards"]
+            t["imps_for"] += m[f"imps_{side}"]
+            t["imps_against"] += m[f"imps_{other}"]
+            t["vp"] += m.get(f"vp_{side}", 0.0)
             diff = m[f"imps_{side}"] - m[f"imps_{other}"]
-            e["won" if diff > 0 else "lost" if diff < 0 else "drawn"] += 1
-    rows = []
-    for e, a in acc.items():
-        quotient = a["imps_for"] / a["imps_against"] if a["imps_against"] else (
-            math.inf if a["imps_for"] else math.nan)
-        row = {"entrant": e, "bot": config.entrant(e).bot, **a,
-               "net_imps": a["imps_for"] - a["imps_against"], "quotient": quotient}
+            t["won" if diff > 0 else "lost" if diff < 0 else "drawn"] += 1
+    rows: list[dict[str, Any]] = []
+    for e, tot in acc.items():
+        quotient = tot["imps_for"] / tot["imps_against"] if tot["imps_against"] else (
+            math.inf if tot["imps_for"] else math.nan)
+        row = {"entrant": e, "bot": config.entrant(e).bot, **tot,
+               "net_imps": tot["imps_for"] - tot["imps_against"], "quotient": quotient}
         if not config.duplicate.vp:
             row.pop("vp")
         rows.append(row)
     use_vp = config.duplicate.vp
     rows.sort(key=lambda r: (-(r["vp"] if use_vp else 0.0), -r["net_imps"], -_key(r["quotient"]), r["entrant"]))
-    for i, r in enumerate(rows, 1):
-        r["rank"] = i
+    _ranked(rows)
     unit = "IMPs" if game.name == "bridge" else "points"
     cols = [("rank", "#"), ("entrant", "team"), ("bot", "bot"), ("matches", "matches"), ("won", "W"),
             ("drawn", "D"), ("lost", "L"), ("boards", "boards"), ("imps_for", f"{unit} +"),
@@ -415,8 +424,7 @@ def _field(config: TournamentConfig, game: Game, units: list[list[int]], recs: l
             row["score"] = x["points"] / n if n else math.nan
         rows.append(row)
     rows.sort(key=lambda r: (-_key(r["score"]), -_key(r["margin"]), r["entrant"]))
-    for i, r in enumerate(rows, 1):
-        r["rank"] = i
+    _ranked(rows)
     unit = "IMPs" if game.name == "bridge" else "points"
     if scoring == "matchpoints":
         main = [("matchpoints", "MP"), ("score", "MP %")]
@@ -457,10 +465,14 @@ def _gauntlet(config: TournamentConfig, game: Game, units: list[list[int]], recs
                 "points": _mean([float(game.margin_points(x)) for x in margins])}
 
     rows = [{"opponent": f, "bot": config.entrant(f).bot, **summary([per[f]])} for f in field_ids]
+    _ranked(rows)
+    for r in rows:
+        del r["rank"]
     cols = [("opponent", "opponent"), ("bot", "bot"), ("deals", "deals"), ("matches", "matches"),
             ("won", "W"), ("drawn", "D"), ("lost", "L"), ("score", "score"), ("margin", "margin"),
             ("points", "IMPs" if game.name == "bridge" else "points")]
-    total = summary(list(per.values()))
+    total = _ranked([summary(list(per.values()))])[0]
+    del total["rank"]
     return Standings(config.id, "gauntlet", f"{config.name}: gauntlet of {cand} ({game.ruleset})", cols,
                      rows, "none: one row per field entrant in file order",
                      details={"candidate": cand, "summary": total, "sprt": dict(config.gauntlet.sprt)})

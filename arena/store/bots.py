@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, select, update
 from sqlalchemy.exc import IntegrityError
 
 from arena.gateway.registry import BotEntry, BotExistsError, BotNotFoundError, BotRegistry
@@ -50,7 +50,7 @@ class StoreBotRegistry(BotRegistry):
     def _insert(self, entry: BotEntry) -> None:
         try:
             with self.store._write() as conn:
-                conn.execute(BotRow.__table__.insert(), [dict(
+                conn.execute(cast(Table, BotRow.__table__).insert(), [dict(
                     id=entry.bot_id, owner=entry.owner, created=_to_dt(entry.created_unix_ms),
                     revoked=entry.revoked, token_sha256=entry.token_sha256)])
         except IntegrityError:

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Engine, Table, and_, func, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -146,6 +146,10 @@ class RatingPoint:
     """Which rating system (``elo``, ``glicko2`` ...); ``""`` if unspecified."""
 
 
+def _table(model: type[Any]) -> Table:
+    return cast(Table, model.__table__)
+
+
 def _norm(data: Any) -> Any:
     """``data`` as it comes back from a JSON column (tuples -> lists, keys -> str)."""
     return json.loads(json.dumps(data, sort_keys=True))
@@ -217,11 +221,12 @@ class Store:
             return 0
         name = conn.dialect.name
         if name in ("sqlite", "postgresql"):
-            ins = (sqlite.insert(table) if name == "sqlite" else postgresql.insert(table))
+            ins: Any = (sqlite.insert(table) if name == "sqlite" else postgresql.insert(table))
+            ins = ins.on_conflict_do_nothing()
             if len(rows) == 1:  # exact: RETURNING yields a row only if it was inserted
-                stmt = ins.on_conflict_do_nothing().returning(literal_column("1"))
-                return 0 if conn.execute(stmt, rows[0]).first() is None else 1
-            res = conn.execute(ins.on_conflict_do_nothing(), rows)
+                returning = ins.returning(literal_column("1"))
+                return 0 if conn.execute(returning, rows[0]).first() is None else 1
+            res = conn.execute(ins, rows)
             return max(res.rowcount, 0)  # executemany: may be -1 / approximate
         n = 0
         for row in rows:  # other databases: one savepoint per row
@@ -265,9 +270,9 @@ class Store:
         now = utcnow()
         cfg = _norm(config)
         with self._write() as conn:
-            t = TournamentRow.__table__
+            t = _table(TournamentRow)
             self._insert_ignore(conn, t, [dict(id=tournament_id, name=name, game=game, config=cfg,
-                                               created=now, status="pending")])  # type: ignore[arg-type]
+                                               created=now, status="pending")])
             row = conn.execute(select(TournamentRow.name, TournamentRow.game, TournamentRow.config)
                                .where(TournamentRow.id == tournament_id)).one()
             if (row.name, row.game, _norm(row.config)) != (name, game, cfg):
@@ -307,9 +312,9 @@ class Store:
         rows = [dict(match_id=mid, tournament_id=tournament_id, match_index=s.index, spec=d,
                      status="pending", attempts=0, updated=now)
                 for mid, (s, d) in want.items() if mid not in existing]
-        table = MatchSpecRow.__table__
+        table = _table(MatchSpecRow)
         for chunk in _chunks(rows):
-            self._insert_ignore(conn, table, list(chunk))  # type: ignore[arg-type]
+            self._insert_ignore(conn, table, list(chunk))
         found: dict[str, tuple[str, int, Any]] = {}
         for chunk in _chunks(ids):
             for r in conn.execute(select(MatchSpecRow.match_id, MatchSpecRow.tournament_id,
@@ -485,7 +490,7 @@ class Store:
                 tag = record.tags.get("tournament")
                 tournament_id = tag if isinstance(tag, str) else None
                 entrants = []
-            inserted = self._insert_ignore(conn, MatchRecordRow.__table__, [dict(  # type: ignore[arg-type]
+            inserted = self._insert_ignore(conn, _table(MatchRecordRow), [dict(
                 match_id=record.match_id, tournament_id=tournament_id, record=data,
                 finished_at=finished)])
             if inserted != 1:
@@ -497,7 +502,7 @@ class Store:
                     seat=i, entrant=entrants[i] if i < len(entrants) else bot, bot=bot,
                     returns=float(record.returns[i]) if i < len(record.returns) else 0.0))
             if seats:
-                conn.execute(ResultRow.__table__.insert(), seats)
+                conn.execute(_table(ResultRow).insert(), seats)
             if spec_row is not None:
                 conn.execute(update(m).where(m.match_id == record.match_id)
                              .values(status="done", error=None, updated=now))
@@ -572,7 +577,7 @@ class Store:
             return 0
         with self._write() as conn:
             for chunk in _chunks(rows):
-                conn.execute(RatingHistoryRow.__table__.insert(), list(chunk))
+                conn.execute(_table(RatingHistoryRow).insert(), list(chunk))
         return len(rows)
 
     def rating_history(self, ruleset: str, bot: str | None = None, *,
@@ -592,7 +597,7 @@ class Store:
     def clear_ratings(self, ruleset: str | None = None, *, rater: str | None = None) -> int:
         """Delete rating history (before a refit from all records); returns rows deleted."""
         h = RatingHistoryRow
-        stmt = h.__table__.delete()
+        stmt = _table(h).delete()
         if ruleset is not None:
             stmt = stmt.where(h.ruleset == ruleset)
         if rater is not None:

@@ -56,9 +56,13 @@ def run_migrations() -> None:
         engine.dispose()
 
 
-try:
-    _config = context.config
-except (AttributeError, NameError):  # imported outside an Alembic run
-    _config = None
-if _config is not None:
+def _in_alembic() -> bool:
+    try:
+        context.config
+    except (AttributeError, NameError):  # imported outside an Alembic run
+        return False
+    return True
+
+
+if _in_alembic():
     run_migrations()

@@ -258,7 +258,7 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
     # the game itself validates preset and options
     try:
         game = get_game(game_name, **({"preset": preset} if preset else {}), **options)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         where = "tournament.preset" if "preset" in str(exc) and preset else "tournament.options"
         raise ConfigError(where, str(exc)) from None
 

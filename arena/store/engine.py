@@ -11,6 +11,7 @@ transaction: a transaction that reads and then writes can then never fail with
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -34,7 +35,9 @@ def create_store_engine(url: str, **kwargs: Any) -> Engine:
         connect_args.setdefault("timeout", BUSY_TIMEOUT_MS / 1000)
         connect_args.setdefault("check_same_thread", False)
         engine = create_engine(u, connect_args=connect_args, **kwargs)
-        memory = u.database in (None, "", ":memory:")
+        memory = u.database in (None, "", ":memory:") or str(u.database).startswith("file:")
+        if not memory:
+            Path(str(u.database)).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
         @event.listens_for(engine, "connect")
         def _on_connect(dbapi_conn: Any, _record: Any) -> None:

@@ -431,6 +431,35 @@ class Store:
                                        attempts=m.attempts + 1, updated=now))
             return res.rowcount == 1
 
+    def claim_next(self, tournament_id: str, worker: str, limit: int = 1, *,
+                   timeout: float | None = None) -> list[MatchSpec]:
+        """Claim up to ``limit`` claimable specs of a tournament, lowest index first;
+        returns the specs this worker got (empty when nothing is left to claim).
+
+        Each is claimed with :meth:`claim`, so concurrent callers never get the same
+        spec; a caller that loses a race moves on to the next candidate.
+        """
+        got: list[MatchSpec] = []
+        m = MatchSpecRow
+        tried: set[str] = set()
+        while len(got) < limit:
+            want = limit - len(got)
+            stmt = (select(m.match_id, m.spec)
+                    .where(m.tournament_id == tournament_id,
+                           self._claimable(utcnow(), timeout))
+                    .order_by(m.index).limit(want + len(tried) + 8))
+            with self._read() as conn:
+                rows = [r for r in conn.execute(stmt).all() if r.match_id not in tried]
+            if not rows:
+                break
+            for r in rows:
+                tried.add(r.match_id)
+                if self.claim(r.match_id, worker, timeout=timeout):
+                    got.append(MatchSpec.from_dict(r.spec))
+                    if len(got) == limit:
+                        break
+        return got
+
     def release(self, match_id: str, worker: str) -> bool:
         """Give a claim back (the spec becomes ``pending``); False if ``worker`` does
         not hold it."""

@@ -55,6 +55,20 @@ def claim_many(url: str, tid: str, n: int, worker: str, start: Any) -> list[str]
         store.dispose()
 
 
+def claim_next_all(url: str, tid: str, worker: str, start: Any) -> list[str]:
+    """Wait for ``start``, then claim batches of 3 until nothing is left."""
+    from arena.store import Store
+    store = Store(url)
+    try:
+        start.wait(30)
+        got: list[str] = []
+        while batch := store.claim_next(tid, worker, 3):
+            got.extend(s.match_id for s in batch)
+        return got
+    finally:
+        store.dispose()
+
+
 def migrate_once(url: str, start: Any) -> str | None:
     from arena.store import Store
     store = Store(url)

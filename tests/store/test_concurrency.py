@@ -9,7 +9,7 @@ from sqlalchemy import create_engine, func, select
 from arena.store import Store
 from arena.store.models import MatchRecordRow, ResultRow
 
-from .helpers import SpawnPool, claim_many, make_record, make_spec, record_many
+from .helpers import SpawnPool, claim_many, claim_next_all, make_record, make_spec, record_many
 
 N = 50
 
@@ -40,3 +40,12 @@ def test_claims_exclusive_across_processes(store: Store, db_url: str, spawn_pool
     assert all(s.status == "running" and s.attempts == 1 for s in states)
     owner = {mid: f"w{i}" for i, ids in enumerate(got) for mid in ids}
     assert all(s.claimed_by == owner[s.match_id] for s in states)
+
+
+def test_claim_next_partitions_work_across_processes(store: Store, db_url: str,
+                                                     spawn_pool: SpawnPool) -> None:
+    store.add_tournament("t1", "Demo", "highcard", {}, [make_spec("t1", i) for i in range(N)])
+    got = spawn_pool.run(claim_next_all, lambda i, start: (db_url, "t1", f"w{i}", start))
+    counts = Counter(mid for ids in got for mid in ids)
+    assert len(counts) == N and set(counts.values()) == {1}, got
+    assert store.claim_next("t1", "late") == []

@@ -221,3 +221,29 @@ def test_bot_registry_stores_hash_never_token(store: Store, db_url: str) -> None
 def test_claim_and_record_ids_match_make_match_id(store: Store) -> None:
     _add(store, "t-x", 2)
     assert store.claim(make_match_id("t-x", 1), "w")
+
+
+def test_claim_next(store: Store) -> None:
+    specs = _add(store, "t1", 5)
+    assert store.claim_next("t1", "w1", 2) == specs[:2]
+    assert store.claim_next("t1", "w2") == specs[2:3]
+    assert store.claim_next("t1", "w2", 10) == specs[3:]
+    assert store.claim_next("t1", "w3", 10) == []
+    assert store.claim_next("t1", "w3", 1, timeout=0.0) == specs[:1]  # stale claims
+
+
+def test_default_url_and_nested_sqlite_path(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from arena.store import DEFAULT_URL
+    assert Store().url == DEFAULT_URL == "sqlite:///arena.db"
+    url = f"sqlite:///{Path(str(tmp_path)) / 'a' / 'b' / 'arena.db'}"
+    s = Store(url)
+    try:
+        assert s.migrate() is not None
+        assert (Path(str(tmp_path)) / "a" / "b" / "arena.db").exists()
+        with s.engine.connect() as conn:  # WAL and a busy timeout for several writer processes
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 60_000
+    finally:
+        s.dispose()

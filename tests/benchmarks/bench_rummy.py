@@ -8,7 +8,10 @@ and ``clone()`` time.
 
 *Solver*: positions are sampled from random deals (the acting player has melded;
 3-6 players, so tables grow large), grouped by the number of table melds
-(about 10, 20 and 30), and :func:`~arena.games.rummy.solver.best_rearrangement`
+(about 10, 20 and 30; where random play gives too few, synthetic positions fill
+the bin: a random 10-card hand and a table that is a maximum cover of the other
+94 cards cut to the bin's size), and
+:func:`~arena.games.rummy.solver.best_rearrangement`
 (the heuristic bot's call, default budget) is timed on each: calls/s, median and
 worst time per call, and how many answers were proven exact. Also
 ``best_initial_meld`` on the opening hands (after the first draw).
@@ -24,9 +27,11 @@ from arena.core.dealing import SeedStream
 from arena.games import get_game
 from arena.games.rummy import solver
 from arena.games.rummy.game import RummyState
+from arena.games.rummy.melds import counts_of
 from arena.testing.conformance import random_playout
 
 BINS = {10: range(8, 13), 20: range(18, 23), 30: range(28, 33)}
+synthetic: dict[int, int] = {}
 
 
 def engine(players: list[int], deals: int) -> None:
@@ -48,6 +53,7 @@ def engine(players: list[int], deals: int) -> None:
 
 def positions(per_bin: int) -> dict[int, list[tuple[list[int], list[tuple[int, ...]]]]]:
     found: dict[int, list[tuple[list[int], list[tuple[int, ...]]]]] = {b: [] for b in BINS}
+    synthetic.update({b: 0 for b in BINS})
     seed = 0
     while any(len(v) < per_bin for v in found.values()) and seed < 400:
         n = 3 + seed % 4
@@ -62,6 +68,19 @@ def positions(per_bin: int) -> dict[int, list[tuple[list[int], list[tuple[int, .
                         found[b].append((list(state.hands[p]), list(state.table)))
             state.apply_action(rng.choice(state.legal_actions()))
         seed += 1
+    # random play rarely builds 30 melds before someone goes out: top up with
+    # synthetic positions (a 10-card hand, the table a maximum cover of the rest)
+    rng = SeedStream("bench-rummy|synthetic")
+    for b in BINS:
+        tries = 0
+        while len(found[b]) < per_bin and tries < 20 * per_bin:
+            tries += 1
+            deck = [c for c in range(52) for _ in range(2)]
+            rng.shuffle(deck)
+            cover = solver.max_cover(counts_of(deck[10:]), max_states=300)
+            if cover is not None and len(cover.melds) >= b:
+                found[b].append((counts_of(deck[:10]), list(cover.melds[:b])))
+                synthetic[b] += 1
     return found
 
 
@@ -77,7 +96,8 @@ def solver_bench(per_bin: int) -> None:
             cover = solver.best_rearrangement(hand, table)
             times.append(time.perf_counter() - t0)
             exact += bool(cover is not None and cover.exact)
-        print(f"solver ~{b} table melds ({len(items)} positions): {len(times) / sum(times):7.1f} calls/s  "
+        print(f"solver ~{b} table melds ({len(items)} positions, {synthetic[b]} synthetic): "
+              f"{len(times) / sum(times):7.1f} calls/s  "
               f"median {statistics.median(times) * 1e3:7.2f} ms  worst {max(times) * 1e3:8.2f} ms  "
               f"exact {exact}/{len(items)}")
     hands = []

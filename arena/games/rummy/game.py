@@ -274,9 +274,9 @@ class RummyState(State):
             own = solver.best_initial_meld(hand, max_states=LEGAL_MAX_STATES)
             if own is not None:
                 plays.add(table + own.melds)
-            for m in solver.hand_melds(hand, limit=MAX_SIMPLE_PLAYS):
+            for m in solver.hand_melds(hand, limit=MAX_SIMPLE_PLAYS // 2):
                 simple.append(table + (m,))
-            for i, new in solver.extensions(hand, table):
+            for i, new in solver.extensions(hand, table)[:MAX_SIMPLE_PLAYS // 2]:
                 simple.append(table[:i] + (new,) + table[i + 1:])
         for layout in simple[:MAX_SIMPLE_PLAYS]:
             plays.add(layout)

@@ -1,43 +1,54 @@
 """Meld solver for robber rummy: which cards of a pool can lie in valid melds.
 
 The core problem, :func:`max_cover`: given a multiset *pool* of cards (two packs,
-so each card 0-2 times), a weight per card and, optionally, a lower bound *keep*
-on how many copies of each card must be covered, choose disjoint valid melds
-from the pool maximising the total weight of the covered cards. It serves both
-cases of the game:
+so each card 0-2 times) and, optionally, a lower bound *keep* on how many copies
+of each card must be covered, choose disjoint valid melds from the pool that
+cover the most cards, then the most penalty points (weight ``2048 + value`` per
+card). It serves both cases of the game:
 
 * a player who has not melded: the pool is the hand (:func:`best_initial_meld`);
 * a player who has melded: the pool is hand + table and every covered card lies
   on the new table; the cards left over form the new hand
   (:func:`best_rearrangement`; ``strict_table`` sets *keep* to the table).
 
-Method: exact dynamic programming over ranks (the Rummikub DP of van Rijn,
-Takes and Vis, "The complexity of Rummikub problems", 2015), adapted to two
-packs, no jokers and the ace that plays low or high. Positions run
-``A(low), 2, 3, ..., K, A(high)`` (14 of them), and inside a position the four
-suits are decided one after another (56 stages). The state holds, per suit, the
-lengths of its at most two open runs (1, 2, or 3+; with a mark for a run that
-began with a low ace, which may not also take the high ace), the number of aces
-used low (the rest are available high), and, within a position, how many suits
-give one or two cards to sets of that rank (which fixes whether those cards
-form one or two legal sets). At each stage and for each state, the cards of the
-suit at that rank continue open runs, start runs, go to sets or stay out; runs of
-length 1 or 2 must continue. A state's value is the weight covered so far, and
-a back pointer per stage rebuilds the melds of the best final state.
+Method (:func:`max_cover`): exact dynamic programming over ranks (the Rummikub
+DP of van Rijn, Takes and Vis, "The complexity of Rummikub problems", 2015),
+adapted to two packs, no jokers and the ace that plays low or high. Positions
+run ``A(low), 2, 3, ..., K, A(high)`` (14 of them), and inside a position the
+four suits are decided one after another (56 stages). The state holds, per suit,
+the lengths of its at most two open runs (1, 2, or 3+; with a mark for a run
+that began with a low ace, which may not also take the high ace), the number of
+aces used low (the rest are available high), and, within a position, how many
+suits give one or two cards to sets of that rank (which fixes whether those
+cards form one or two legal sets). At each stage and for each state, the cards
+of the suit at that rank continue open runs, start runs, go to sets or stay
+out; runs of length 1 or 2 must continue. A state's value is the weight covered
+so far, and a back pointer per stage rebuilds the melds of the best final state.
 
-Complexity: at most 56 stages x S states x O options, with S <= 15^4 * 7 in
-theory (O <= 24), but the reachable states are far fewer because a suit with no
-card at a rank closes all its runs: measured medians are well under a few
-thousand transitions per call on real positions (see
-``tests/benchmarks/bench_rummy.py``).
+Pruning (:func:`solve`): cards that fit in no meld of the pool are removed first
+(:func:`live_cards`); then the DP runs with a limit of 0, 1, 2, ... left-out
+cards (branch and bound: a state that has left out more is dropped) and the
+first limit with a solution gives the optimum. Pools of at most
+:data:`DIRECT_POOL` live cards take one pass with the full limit instead.
+
+Complexity: at most 56 stages x S states x O options (O <= 24 per-suit moves,
+cached). S is exponential in the number of suits with open runs (up to 15 run
+states per suit and 7 set counts), which is why the whole-table search is only
+used for pools of at most :data:`GLOBAL_POOL` live cards; bigger tables go to
+the local search :func:`improve`, whose neighbourhoods hold at most
+:data:`NEIGHBOURHOOD` table cards. Measured on real positions with
+``tests/benchmarks/bench_rummy.py``: about 10 ms median / 50 ms worst per call
+with ~10 table melds, about 30-120 ms median and ~0.2-1 s worst with ~20.
 
 Budget: ``max_states`` (default :data:`DEFAULT_MAX_STATES`) caps the states kept
 after each stage. Within the cap the answer is exact (``Cover.exact`` is true);
 past it only the best states by value (ties by key, so the result stays
 deterministic) survive, plus the best state with no unfinished run (which can
 always complete): the answer is then a valid cover that may be below the
-optimum, and ``exact`` is false. The work is therefore bounded by
-``56 * max_states * 24`` transitions whatever the position.
+optimum, and ``exact`` is false. One DP pass is therefore bounded by
+``56 * max_states * 24`` transitions whatever the position; :func:`solve` runs
+at most ``live cards + 1`` passes and :func:`improve` at most ``max_rounds``
+neighbourhood solves. ``Cover.nodes`` counts the transitions examined.
 """
 
 from __future__ import annotations

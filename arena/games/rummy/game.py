@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.core.cards import standard_deck
 from arena.core.dealing import Dealer
@@ -83,13 +83,13 @@ class RummyGame(Game):
 
     name = "rummy"
     ruleset_version = 1
-    default_options: Mapping[str, Any] = {
+    default_options: ClassVar[Mapping[str, Any]] = {
         "players": 4,
         "deals": None,
         "loss_limit": None,
         "strict_table": False,
     }
-    presets: Mapping[str, Mapping[str, Any]] = {
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "default": {},
         "2p": {"players": 2},
         "4p": {"players": 4},
@@ -97,7 +97,7 @@ class RummyGame(Game):
     }
     action_space_size = None
     zero_sum = False
-    conformance_options: Mapping[str, Any] = {"deals": 2}
+    conformance_options: ClassVar[Mapping[str, Any]] = {"deals": 2}
     """Two deals (dealer rotation, cumulative scores) keep the shared suite short."""
 
     def _configure(self) -> None:
@@ -280,9 +280,9 @@ class RummyState(State):
                 simple.append(table[:i] + (new,) + table[i + 1:])
         for layout in simple[:MAX_SIMPLE_PLAYS]:
             plays.add(layout)
-        actions = {RummyAction.play(layout) for layout in plays}
+        actions = sorted({RummyAction.play(layout) for layout in plays}, key=RummyAction.sort_key)
         out: list[Action] = [PASS]
-        out.extend(sorted(actions, key=RummyAction.sort_key))
+        out.extend(actions)
         return out
 
     def validate(self, action: Action) -> None:
@@ -299,17 +299,17 @@ class RummyState(State):
         seat = self.player
         hand = self.hands[seat]
         melds = action.melds()
-        for m in melds:
-            problem = meld_problem(m)
+        for group in melds:
+            problem = meld_problem(group)
             if problem is not None:
-                raise IllegalActionError(f"V2: {format_meld(m)} is not a valid set or run: {problem}")
+                raise IllegalActionError(f"V2: {format_meld(group)} is not a valid set or run: {problem}")
         tcount = [0] * 52
         for m in self.table:
             for c in m:
                 tcount[c] += 1
         lcount = [0] * 52
-        for m in melds:
-            for c in m:
+        for group in melds:
+            for c in group:
                 lcount[c] += 1
         if not self.melded[seat]:
             remaining = [tuple(m) for m in melds]

@@ -312,15 +312,15 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
     decisions: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * 56
     key = best_key
     for p in range(13, -1, -1):
-        endback = ends[p]
-        if endback is not None:
-            key = endback[key]
+        endmap = ends[p]
+        if endmap is not None:
+            key = endmap[key]
         for s in range(3, -1, -1):
-            back = trail[p * 4 + s]
-            if back is None:
+            stage_back = trail[p * 4 + s]
+            if stage_back is None:
                 decisions[p * 4 + s] = (0, 0, 0, 0)
                 continue
-            prev, _used, dec = back[key]
+            prev, _used, dec = stage_back[key]
             decisions[p * 4 + s] = dec
             key = prev
     melds = _rebuild(decisions)
@@ -547,7 +547,7 @@ def improve(hand: Sequence[int], table: Sequence[Sequence[int]], *, values: Sequ
                 cur_hand[c] -= 1
     failed: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     progress = True
-    while progress and sum(cur_hand) and rounds < max_rounds:
+    while progress and sum(cur_hand) > 0 and rounds < max_rounds:
         progress = False
         order = sorted((c for c in range(52) if cur_hand[c]), key=lambda c: (-vals[c], c))
         for h in order:

@@ -181,9 +181,11 @@ def serve(address: str = DEFAULT_ADDRESS, *, db_path: str | None = "arena-bots.s
 class Gateway:
     """An embedded gateway: the server on a private event-loop thread.
 
-    >>> with Gateway() as gw:                     # doctest: +SKIP
+    >>> with Gateway() as gw:                     # listens on a free loopback port
     ...     bot, token = gw.registry.register('my-bot')
     ...     agent = gw.agent('my-bot')            # a RemoteAgent for the referee
+    ...     gw.port > 0, type(agent).__name__
+    (True, 'RemoteAgent')
     """
 
     def __init__(self, address: str = "127.0.0.1:0", *, registry: BotRegistry | None = None,

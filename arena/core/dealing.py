@@ -44,6 +44,8 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+_LIMITS = [0] + [(1 << 64) - ((1 << 64) % n) for n in range(1, 257)]
+"""Rejection limits of :meth:`SeedStream.below` for small bounds."""
 
 
 def derive_seed(seed: int | str, *labels: object) -> int:
@@ -86,10 +88,25 @@ class SeedStream:
         return (self.next64() >> 11) * (1.0 / (1 << 53))
 
     def shuffle(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates, Durstenfeld)."""
+        """Shuffle ``items`` in place (Fisher-Yates, Durstenfeld).
+
+        The same stream as calling :meth:`below` for each position, inlined
+        because every deal of every game goes through here.
+        """
+        state = self._state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - ((1 << 64) % n)
+            while True:
+                state = z = (state + _GAMMA) & _MASK
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self._state = state
 
     def choice(self, items: Sequence[T]) -> T:
         """A uniformly chosen element of a non-empty sequence."""

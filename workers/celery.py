@@ -17,6 +17,10 @@
     (kill -9 of the whole worker) wait before another worker takes them. A worker
     *child* that dies is noticed by its parent at once (``task_reject_on_worker_lost``)
     and its batch requeued immediately.
+``ARENA_UNACKED_RESTORE_INTERVAL``, ``ARENA_UNACKED_RESTORE_THROTTLE`` (default 10, 10)
+    kombu looks for unacknowledged messages older than the visibility timeout every
+    interval x throttle seconds (100 s by default); the fault tests use 1 and 1 with
+    a 3 s visibility timeout.
 
 Run: ``celery -A workers.celery worker -l info`` (or ``arena worker``). Prefork is
 fine: tasks never use gRPC (remote bots are reached through Redis,
@@ -34,6 +38,8 @@ __all__ = ["app", "make_app", "REDIS_URL", "STORE_URL", "VISIBILITY_TIMEOUT"]
 REDIS_URL = os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0")
 STORE_URL = os.environ.get("ARENA_STORE_URL", "sqlite:///arena.db")
 VISIBILITY_TIMEOUT = int(os.environ.get("ARENA_VISIBILITY_TIMEOUT", "3600"))
+RESTORE_INTERVAL = int(os.environ.get("ARENA_UNACKED_RESTORE_INTERVAL", "10"))
+RESTORE_THROTTLE = int(os.environ.get("ARENA_UNACKED_RESTORE_THROTTLE", "10"))
 
 
 def make_app(redis_url: str | None = None, store_url: str | None = None,
@@ -46,7 +52,9 @@ def make_app(redis_url: str | None = None, store_url: str | None = None,
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
-        broker_transport_options={"visibility_timeout": vt},
+        broker_transport_options={"visibility_timeout": vt,
+                                  "unacked_restore_interval": RESTORE_INTERVAL,
+                                  "unacked_restore_throttle": RESTORE_THROTTLE},
         result_backend_transport_options={"visibility_timeout": vt},
         broker_connection_retry_on_startup=True,
         broker_connection_max_retries=None,

@@ -24,6 +24,7 @@ workers and a batch stays far below the broker's visibility timeout;
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
@@ -200,8 +201,9 @@ def submit_chord(app: Any, tournament_id: str, match_ids: Sequence[str], *, stor
                  batch_size: int | None = None, round: int = 0) -> Any:
     """Send ``match_ids`` as a chord of ``play_batch`` tasks with a ``finalize`` callback.
 
-    ``app`` is passed explicitly (never ``current_app``). Returns the chord's result
-    handle (a hint only: the store is the record).
+    ``app`` is passed explicitly (never ``current_app``). Returns the id of the
+    callback's result (a hint only: the store is the record; no result handle is
+    kept, so nothing listens on the result backend afterwards).
     """
     from celery import chord
 
@@ -212,7 +214,12 @@ def submit_chord(app: Any, tournament_id: str, match_ids: Sequence[str], *, stor
               for i in range(0, len(ids), size)]
     callback = app.signature("arena.tournament.finalize", args=(tournament_id,),
                              kwargs={"store_url": store_url, "round": round, "batch_size": size})
-    return chord(header, app=app)(callback)
+    result = chord(header, app=app)(callback)
+    result_id = str(result.id)
+    with contextlib.suppress(Exception):
+        app.backend.remove_pending_result(result)
+    del result
+    return result_id
 
 
 class CeleryExecutor(Executor):
@@ -229,7 +236,7 @@ class CeleryExecutor(Executor):
         self.poll_interval = poll_interval
 
     def submit(self, tournament_id: str) -> tuple[int, Any]:
-        """Submit the pending matches; returns (how many, chord result handle or None)."""
+        """Submit the pending matches; returns (how many, the finalize task's id or None)."""
         store = open_store(self.store_url)
         pending = [s.match_id for s in store.pending_specs(tournament_id)]
         if not pending:

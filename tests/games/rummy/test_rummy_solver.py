@@ -145,3 +145,25 @@ def test_budget_is_respected_on_a_big_pool() -> None:
 def test_live_cards() -> None:
     live = solver.live_cards(_counts("2C 3C 4C 9H KS KD"))
     assert [TOKENS[c] for c in range(52) for _ in range(live[c])] == ["2C", "3C", "4C"]
+
+
+def test_local_search_strict_keeps_the_table() -> None:
+    rng = SeedStream("big-table-strict")
+    for _ in range(3):
+        deck = [c for c in range(52) for _ in range(2)]
+        rng.shuffle(deck)
+        hand = counts_of(deck[:12])
+        cover = solver.max_cover(counts_of(deck[12:70]), max_states=200)
+        assert cover is not None
+        table = list(cover.melds)
+        tcounts = counts_of(c for m in table for c in m)
+        pool = [h + t for h, t in zip(hand, tcounts)]
+        for strict in (False, True):
+            best = solver.best_rearrangement(hand, table, strict=strict, global_pool=0, max_states=300)
+            if best is None:
+                continue
+            _check_cover(pool, best)
+            assert best.covered > sum(tcounts)
+            if strict:
+                used = counts_of(c for m in best.melds for c in m)
+                assert all(u >= t for u, t in zip(used, tcounts))

@@ -56,8 +56,18 @@ Rule decisions (beyond ``rules/rummy.md`` section 14)
     * The observation carries the public log as played/taken cards per turn, not the
       full before/after layouts (the table before a turn is the table after the
       previous one; the record keeps every layout).
-    * The end-of-deal reveal is in :meth:`RummyGame.score_sheet` (``hands`` of each
-      deal result), not in observations.
+    * The end-of-deal reveal is not in observations: each finished deal's hands are
+      kept in ``RummyState.deal_results`` (with end, winner, turns and scores, which
+      :meth:`RummyGame.score_sheet` turns into one row per deal).
+    * Checks run in the order V1, V2, V5-V6 (initial meld only), V3, V4,
+      ``strict_table``; the first failure is reported.
+    * Each deal shuffles the canonical 104-card list (``standard_deck(2)``) with
+      ``self.dealer.shuffle``; deal k of a match is shuffle k, so ``deck=`` stacks the
+      first deal and ``decks=`` several.
+    * Hidden positions (for the leak test): during a deal, the undrawn stock and the
+      cards dealt or drawn to other seats, except one position per card those seats
+      have played to the table; at the end of the match only the stock (the final
+      scores reveal the hands).
 
 Version history
     * v1 (2026-11): first version.

@@ -8,7 +8,8 @@ code already reads: :mod:`workers.celery` (``ARENA_REDIS_URL``, ``ARENA_STORE_UR
 ``ARENA_VISIBILITY_TIMEOUT``, ``ARENA_UNACKED_RESTORE_*``),
 :func:`arena.gateway.serve` and ``arena serve`` (``ARENA_OPERATOR_TOKEN``),
 :mod:`arena.tournaments.commands` and :mod:`arena.tournaments.runner`
-(``ARENA_STORE_URL``, ``ARENA_REDIS_URL``).
+(``ARENA_STORE_URL``, ``ARENA_REDIS_URL``), ``python -m arena.dashboard``
+(``ARENA_STORE_URL``; ``--host``/``--port`` default 127.0.0.1:8080).
 
 ========================================  =====================================  ==========================
 variable                                  meaning                                default
@@ -23,7 +24,7 @@ variable                                  meaning                               
 ``ARENA_OPERATOR_TOKEN``                  token for AdminService calls           none (a random one is
                                           (a secret)                             logged at start)
 ``ARENA_DASHBOARD_HOST``                  address the dashboard binds            ``127.0.0.1``
-``ARENA_DASHBOARD_PORT``                  port of the dashboard (HTTP)           ``8000``
+``ARENA_DASHBOARD_PORT``                  port of the dashboard (HTTP)           ``8080``
 ``ARENA_VISIBILITY_TIMEOUT``              seconds before Redis redelivers an     ``3600``
                                           unacknowledged task (> longest batch)
 ``ARENA_UNACKED_RESTORE_INTERVAL``        kombu restore scan interval            ``10``
@@ -52,7 +53,7 @@ from typing import Any
 __all__ = ["Settings", "ENV", "SECRET_ENV", "DEFAULT_GATEWAY_PORT", "DEFAULT_DASHBOARD_PORT"]
 
 DEFAULT_GATEWAY_PORT = 50051
-DEFAULT_DASHBOARD_PORT = 8000
+DEFAULT_DASHBOARD_PORT = 8080
 
 ENV: dict[str, str] = {
     "store_url": "ARENA_STORE_URL",

@@ -212,6 +212,15 @@ def _free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+        return True
+
+
 def _port_open(host: str, port: int) -> bool:
     try:
         with socket.create_connection((host, port), timeout=0.5):
@@ -306,6 +315,11 @@ def up(run_dir: str | Path = DEFAULT_RUN_DIR, *, redis_url: str | None = None,
     if gateway_address.endswith(":0"):  # a free port, known before the gateway starts
         host = gateway_address.rsplit(":", 1)[0]
         gateway_address = f"{host}:{_free_port(host)}"
+    gw_host, gw_port = gateway_address.rsplit(":", 1)
+    if not _port_free(gw_host.strip("[]") or "0.0.0.0", int(gw_port)):
+        raise ClusterError(f"the gateway address {gateway_address} is in use (--gateway-address)")
+    if own_redis and not _port_free("127.0.0.1", int(redis_port or 0)):
+        raise ClusterError(f"the Redis port {redis_port} is in use (--redis-port)")
     settings = replace(
         base,
         redis_url=redis_url,

@@ -32,7 +32,10 @@ variable                                  meaning                               
 ========================================  =====================================  ==========================
 
 Secrets (``ARENA_OPERATOR_TOKEN``, the database password inside ``ARENA_STORE_URL``)
-come from the environment only; :meth:`Settings.redacted` hides them for logs.
+come from the environment only; :meth:`Settings.redacted` hides them for logs. The
+deployment files hold the password in one more variable, ``ARENA_DB_PASSWORD``
+(compose: from the operator's shell; Kubernetes: from the Secret), which no arena
+code reads: it is only substituted into ``ARENA_STORE_URL``.
 
 >>> s = Settings.from_env({"ARENA_REDIS_URL": "redis://redis:6379/0", "ARENA_DASHBOARD_PORT": "9000"})
 >>> s.redis_url, s.dashboard_port, s.gateway_port

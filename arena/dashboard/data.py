@@ -1,0 +1,251 @@
+"""What the dashboard pages show, read from a :class:`~arena.store.Store`.
+
+Everything is recomputed from stored specs and records (standings, ratings), as
+the rest of the arena does; ratings are cached until a tournament's recorded
+count changes.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.records.record import MatchRecord
+from arena.store import Store, TournamentInfo
+
+__all__ = ["TournamentSummary", "RulesetRatings", "tournament_summary", "tournament_config",
+           "tournament_standings", "matches_of", "RatingsCache", "bot_page", "display_status",
+           "winners"]
+
+
+@dataclass
+class TournamentSummary:
+    id: str
+    name: str
+    game: str
+    status: str
+    stored_status: str
+    done: int
+    total: int
+    counts: dict[str, int]
+    created: str
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.done / self.total if self.total else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "game": self.game, "status": self.status,
+                "stored_status": self.stored_status, "done": self.done, "total": self.total,
+                "counts": self.counts, "percent": round(self.percent, 1), "created": self.created}
+
+
+def display_status(done: int, total: int, counts: dict[str, int]) -> str:
+    """``done``, ``running``, ``failed`` (some failed, none running), ``pending`` or ``empty``."""
+    if total == 0:
+        return "empty"
+    if done >= total:
+        return "done"
+    if counts.get("running", 0):
+        return "running"
+    if counts.get("failed", 0) and not counts.get("pending", 0):
+        return "failed"
+    return "running" if done else "pending"
+
+
+def tournament_summary(store: Store, info: TournamentInfo) -> TournamentSummary:
+    done, total = store.progress(info.id)
+    counts = store.status_counts(info.id)
+    return TournamentSummary(info.id, info.name, info.game, display_status(done, total, counts),
+                             info.status, done, total, counts,
+                             info.created.strftime("%Y-%m-%d %H:%M"))
+
+
+def tournament_config(info: TournamentInfo) -> Any:
+    """The tournament's :class:`~arena.tournaments.config.TournamentConfig` (its stored
+    TOML document), or ``None`` if it does not parse."""
+    from arena.tournaments.config import ConfigError, parse_config
+
+    try:
+        return parse_config(dict(info.config), source=f"store:{info.id}")
+    except (ConfigError, ValueError, TypeError, KeyError):
+        return None
+
+
+def tournament_standings(store: Store, info: TournamentInfo) -> tuple[Any, str | None]:
+    """``(Standings or None, error text or None)``."""
+    from arena.tournaments.standings import standings
+
+    config = tournament_config(info)
+    if config is None:
+        return None, "the stored configuration does not parse; no standings"
+    try:
+        return standings(config, store.records(info.id)), None
+    except Exception as exc:  # noqa: BLE001 - show the page anyway
+        return None, f"standings failed: {exc}"
+
+
+def matches_of(store: Store, tournament_id: str) -> list[dict[str, Any]]:
+    """One row per spec: index, match id, deal, rotation, table, entrants, status,
+    attempts, returns (when recorded)."""
+    specs = {s.match_id: s for s in store.specs(tournament_id)}
+    returns: dict[str, list[float]] = defaultdict(list)
+    for r in store.results(tournament_id):
+        returns[r.match_id].append(r.returns)
+    rows = []
+    for st in store.spec_states(tournament_id):
+        spec = specs.get(st.match_id)
+        rows.append({
+            "index": st.index, "match_id": st.match_id, "status": st.status,
+            "attempts": st.attempts, "error": st.error,
+            "deal": spec.deal if spec else None, "rotation": spec.rotation if spec else None,
+            "table": spec.table if spec else None,
+            "entrants": list(spec.entrants) if spec else [],
+            "returns": returns.get(st.match_id),
+        })
+    return rows
+
+
+def winners(returns: list[float]) -> set[int]:
+    """Seats with the highest return."""
+    if not returns:
+        return set()
+    top = max(returns)
+    return {i for i, r in enumerate(returns) if r == top}
+
+
+# -- ratings ------------------------------------------------------------------------------------
+
+@dataclass
+class RulesetRatings:
+    """Ratings of one ruleset: online Elo (with its history) and the batch fit's intervals."""
+
+    ruleset: str
+    game: str
+    rows: list[dict[str, Any]]
+    history: dict[str, list[Any]]
+    fit_error: str | None = None
+    matches: int = 0
+
+
+@dataclass
+class _Cached:
+    key: tuple[Any, ...] = ()
+    value: dict[str, RulesetRatings] = field(default_factory=dict)
+
+
+class RatingsCache:
+    """Per-ruleset ratings of every stored record, refit when the records change."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cached = _Cached()
+
+    def get(self, store: Store) -> dict[str, RulesetRatings]:
+        infos = store.tournaments()
+        key = tuple((t.id, store.progress(t.id)[0]) for t in infos)
+        with self._lock:
+            if self._cached.key == key and self._cached.value:
+                return self._cached.value
+        value = compute_ratings(r for t in infos for r in store.records(t.id))
+        with self._lock:
+            self._cached = _Cached(key, value)
+        return value
+
+
+def compute_ratings(records: Iterable[MatchRecord]) -> dict[str, RulesetRatings]:
+    """Elo (online, in record order) per ruleset, with the Bradley-Terry fit's 95%
+    intervals as error bars."""
+    from arena.ratings import RatingError, fit_bradley_terry, make_rater, ratings_table
+    from arena.ratings.records import results_from_records
+
+    by_ruleset: dict[str, list[MatchRecord]] = defaultdict(list)
+    for r in records:
+        if r.terminal:
+            by_ruleset[r.ruleset].append(r)
+    out: dict[str, RulesetRatings] = {}
+    for ruleset in sorted(by_ruleset):
+        recs = by_ruleset[ruleset]
+        results = results_from_records(recs)
+        elo = make_rater("elo")
+        fit = None
+        fit_error = None
+        try:
+            elo.record_all(results)
+        except RatingError as exc:
+            elo = make_rater("elo")
+            elo.record_all(results_from_records(recs, duplicate=False))
+            fit_error = f"duplicate deals not used: {exc}"
+        try:
+            fit = fit_bradley_terry(results, ruleset=ruleset)
+        except (RatingError, ValueError) as exc:
+            fit_error = f"no batch fit: {exc}"
+        rows = ratings_table(elo, ruleset, fit=fit)
+        if fit is not None:
+            for row in rows:
+                if row["bot"] in fit.players:
+                    row["bt"] = round(fit.rating(row["bot"]), 1)
+                    e = fit.error(row["bot"])
+                    row["bt_error"] = None if math.isnan(e) else round(e, 1)
+        out[ruleset] = RulesetRatings(ruleset, recs[0].game, rows, elo.history(ruleset), fit_error,
+                                      len(recs))
+    return out
+
+
+# -- bots -----------------------------------------------------------------------------------------
+
+def bot_page(store: Store, name: str, *, limit: int = 200) -> dict[str, Any]:
+    """A bot's (entrant's) results per ruleset, its recent matches and its faults."""
+    results = store.results(bot=name)
+    if not results:
+        results = [r for r in store.results() if r.entrant == name]
+    per_match: dict[str, list[Any]] = defaultdict(list)
+    for r in results:
+        per_match[r.match_id].append(r)
+    summary: dict[str, dict[str, Any]] = {}
+    matches = []
+    faults = []
+    for match_id in sorted(per_match, reverse=True):
+        seats = per_match[match_id]
+        rec = store.record(match_id)
+        first = seats[0]
+        s = summary.setdefault(first.ruleset, {"ruleset": first.ruleset, "matches": 0, "wins": 0.0,
+                                               "returns": 0.0, "faults": 0})
+        s["matches"] += 1
+        mine = [x.seat for x in seats]
+        my_ret = sum(x.returns for x in seats) / len(seats)
+        s["returns"] += my_ret
+        won = False
+        if rec is not None:
+            top = winners(list(rec.returns))
+            won = bool(top & set(mine))
+            if won:
+                s["wins"] += 1.0 / max(1, len({rec.seats[i] for i in top}))
+            for f in rec.faults:
+                if f.seat in mine:
+                    s["faults"] += 1
+                    faults.append({"match_id": match_id, "seat": f.seat, "step": f.step,
+                                   "kind": f.kind, "reason": f.reason, "answer": f.answer})
+        if len(matches) < limit:
+            matches.append({"match_id": match_id, "tournament_id": first.tournament_id,
+                            "ruleset": first.ruleset, "seats": mine, "returns": my_ret, "won": won,
+                            "opponents": sorted({b for b in (rec.seats if rec else []) if b != name})})
+    for s in summary.values():
+        s["mean_return"] = s["returns"] / s["matches"] if s["matches"] else 0.0
+        s["win_rate"] = s["wins"] / s["matches"] if s["matches"] else 0.0
+    return {"name": name, "summary": sorted(summary.values(), key=lambda s: s["ruleset"]),
+            "matches": matches, "faults": faults, "known": bool(results)}
+
+
+def all_bots(store: Store) -> list[dict[str, Any]]:
+    """Every bot name seen in results, with its number of seats played."""
+    count: dict[str, set[str]] = defaultdict(set)
+    rulesets: dict[str, set[str]] = defaultdict(set)
+    for r in store.results():
+        count[r.bot].add(r.match_id)
+        rulesets[r.bot].add(r.ruleset)
+    return [{"name": b, "matches": len(count[b]), "rulesets": sorted(rulesets[b])} for b in sorted(count)]

@@ -239,6 +239,7 @@ def test_compose_commands_ports_env(compose: dict[str, Any]) -> None:
             assert option(args, "--address") == s.gateway_address
             assert s.gateway_host == "0.0.0.0"
             assert _published(svc) == {s.gateway_port: s.gateway_port}
+            assert f"127.0.0.1:{s.gateway_port}'" in svc["healthcheck"]["test"][-1]
             assert option(args, "--db") == s.gateway_db
             assert any(str(v).split(":")[1] == str(Path(s.gateway_db).parent)
                        for v in (svc.get("volumes") or []) if isinstance(v, str)) or any(
@@ -253,6 +254,7 @@ def test_compose_commands_ports_env(compose: dict[str, Any]) -> None:
             assert option(args, "--host") == s.dashboard_host == "0.0.0.0"
             assert "--store" not in args  # the password stays out of argv
             assert _published(svc) == {s.dashboard_port: s.dashboard_port}
+            assert f"127.0.0.1:{s.dashboard_port}/healthz'" in svc["healthcheck"]["test"][-1]
         if name == "worker":
             assert kind == "celery worker"
         if name == "flower":
@@ -357,6 +359,10 @@ def test_k8s_workloads(k8s: dict[tuple[str, str], dict[str, Any]], compose: dict
             assert int(option(args, "--port")) == s.dashboard_port and "--store" not in args
             assert ports == {"http": s.dashboard_port}
             assert c["readinessProbe"]["httpGet"]["port"] in ports
+            from arena.dashboard import create_app
+
+            routes = {getattr(r, "path", None) for r in create_app("sqlite://").routes}
+            assert c["readinessProbe"]["httpGet"]["path"] in routes
         if name == "flower":
             assert ports == {"http": int(option(args, "--port"))}
         if name in ("gateway", "dashboard", "flower"):
@@ -430,3 +436,89 @@ def test_dockerfile() -> None:
     exposed = {int(p) for op, r in ins if op == "EXPOSE" for p in r.split()}
     s = Settings()
     assert {s.gateway_port, s.dashboard_port, 5555} <= exposed
+
+
+# -- what the image gets from `pip install .` -----------------------------------------
+
+INDIRECT_IMPORTS = {"fastapi.templating": "jinja2"}
+"""Modules that need a distribution they import lazily."""
+
+
+def _top_level_imports() -> dict[str, set[str]]:
+    import ast
+
+    found: dict[str, set[str]] = {}
+    for path in (REPO / "arena").rglob("*.py"):
+        if "conftest" in path.name or "_pb2" in path.name:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            mods: list[str] = []
+            if isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                mods = [node.module]
+            for m in mods:
+                for prefix, extra in INDIRECT_IMPORTS.items():
+                    if m == prefix or m.startswith(prefix + "."):
+                        found.setdefault(extra, set()).add(str(path.relative_to(REPO)))
+                top = m.split(".")[0]
+                if top not in sys.stdlib_module_names and top not in ("arena", "workers"):
+                    found.setdefault(top, set()).add(str(path.relative_to(REPO)))
+    return found
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_package_dependencies_cover_the_imports() -> None:
+    """The image installs only ``[project.dependencies]`` (and Flower): every
+    third-party module the package imports must come from one of them."""
+    import importlib.metadata as md
+
+    deps = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    declared = {_norm(re.split(r"[<>=!~\[ ;]", d)[0]) for d in deps}
+    dists = md.packages_distributions()
+    missing = {}
+    for top, files in sorted(_top_level_imports().items()):
+        provided = {_norm(d) for d in dists.get(top, [top])}
+        if not provided & declared:
+            missing[top] = sorted(files)[:3]
+    assert not missing, f"imported but not in pyproject dependencies (the image lacks them): {missing}"
+
+
+@pytest.mark.timeout(240)
+def test_wheel_from_the_docker_context_is_complete(tmp_path: Path) -> None:
+    """Build the wheel from exactly what the Dockerfile copies (as `pip install .`
+    does in the image): it holds the generated gRPC code of every proto and every
+    data file of the package (templates, static files, examples, migrations)."""
+    import zipfile
+
+    ctx = tmp_path / "ctx"
+    ctx.mkdir()
+    for op, rest in _instructions():
+        if op == "COPY" and "--from=" not in rest:
+            parts = [p for p in rest.split() if not p.startswith("--")]
+            for src in parts[:-1]:
+                if src.rstrip("/") == "workers":
+                    continue  # copied beside the package, not built into it
+                source = REPO / src
+                if source.is_dir():
+                    shutil.copytree(source, ctx / src.rstrip("/"),
+                                    ignore=shutil.ignore_patterns("__pycache__", "*_pb2*", ".benchmarks"))
+                else:
+                    shutil.copy2(source, ctx / src)
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                          "-q", "-w", str(tmp_path / "wheels"), str(ctx)],
+                         capture_output=True, text=True, timeout=200)
+    assert out.returncode == 0, out.stdout + out.stderr
+    (wheel,) = (tmp_path / "wheels").glob("arena-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for proto in (REPO / "proto").rglob("*.proto"):
+        mod = proto.relative_to(REPO / "proto").with_suffix("")
+        assert f"{mod}_pb2.py" in names and f"{mod}_pb2_grpc.py" in names, f"no generated code for {proto}"
+    tracked = subprocess.run(["git", "ls-files", "arena"], capture_output=True, text=True, cwd=REPO,
+                             check=True).stdout.split()
+    data = [f for f in tracked if not f.endswith(".py") and "/.benchmarks/" not in f]
+    missing = sorted(f for f in data if f not in names)
+    assert not missing, f"package data missing from the wheel (add to [tool.setuptools.package-data]): {missing}"

@@ -37,8 +37,10 @@ states per suit and 7 set counts), which is why the whole-table search is only
 used for pools of at most :data:`GLOBAL_POOL` live cards; bigger tables go to
 the local search :func:`improve`, whose neighbourhoods hold at most
 :data:`NEIGHBOURHOOD` table cards. Measured on real positions with
-``tests/benchmarks/bench_rummy.py``: about 10 ms median / 50 ms worst per call
-with ~10 table melds, about 30-120 ms median and ~0.2-1 s worst with ~20.
+``tests/benchmarks/bench_rummy.py`` (2 cores, shared machine):
+:func:`best_rearrangement` takes about 30 ms median / 0.2 s worst with ~10 table
+melds, 40 ms / 0.35 s with ~20 and 0.23 s / 0.7 s with ~30 (dense synthetic
+tables); :func:`best_initial_meld` about 0.3 ms.
 
 Budget: ``max_states`` (default :data:`DEFAULT_MAX_STATES`) caps the states kept
 after each stage. Within the cap the answer is exact (``Cover.exact`` is true);

@@ -228,8 +228,9 @@ def create_app(store_url: str) -> FastAPI:
     def match(request: Request, match_id: str) -> HTMLResponse:
         spec, state, record = match_parts(match_id)
         seats = list(record.seats) if record is not None else (list(spec.entrants) if spec else [])
+        seat_names = _seat_names(record.game if record else spec.game, len(seats))
         return page(request, "match.html", title=f"Match {match_id}", match_id=match_id, spec=spec,
-                    state=state, record=record, seats=seats, nav="tournaments",
+                    state=state, record=record, seats=seats, seat_names=seat_names, nav="tournaments",
                     game=(record.game if record else spec.game),
                     winners=data.winners(list(record.returns)) if record and record.terminal else set())
 
@@ -262,6 +263,16 @@ def create_app(store_url: str) -> FastAPI:
                         headers=_attachment(f"{match_id.replace(':', '_')}.pbn"))
 
     return app
+
+
+def _seat_names(game: str, n: int) -> list[str]:
+    from arena.games import get_game
+
+    try:
+        g = get_game(game)
+        return [g.seat_name(s) for s in range(n)]
+    except Exception:  # noqa: BLE001 - names are decoration
+        return [str(s) for s in range(n)]
 
 
 def _attachment(filename: str) -> dict[str, str]:

@@ -207,8 +207,8 @@ def bot_page(store: Store, name: str, *, limit: int = 200) -> dict[str, Any]:
     for r in results:
         per_match[r.match_id].append(r)
     summary: dict[str, dict[str, Any]] = {}
-    matches = []
-    faults = []
+    matches: list[dict[str, Any]] = []
+    faults: list[dict[str, Any]] = []
     for match_id in sorted(per_match, reverse=True):
         seats = per_match[match_id]
         rec = store.record(match_id)

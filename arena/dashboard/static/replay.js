@@ -8,9 +8,9 @@
   var SEAT_KEYS = ["declarer", "dummy", "dealer", "to_act", "leader", "trick_leader", "playing_hand",
     "turner", "high_bidder", "current_player", "to_play", "barred"];
   // Public per-seat lists shown in each seat's panel, and the fields shown in the middle of the table.
-  var PER_SEAT = ["hand_sizes", "collections", "calypsos", "completed", "melded", "deals_won"];
+  var PER_SEAT = ["collections", "calypsos", "completed", "melded", "deals_won"];
   var FEATURED = {
-    bridge: ["contract", "declarer", "vulnerable", "auction", "current_trick", "tricks_won", "dummy_hand", "score"],
+    bridge: ["contract", "declarer", "vulnerable", "auction", "current_trick", "tricks_won", "score"],
     canasta: ["pile_top", "pile_size", "pile_frozen", "stock_size", "melds", "red_threes", "scores", "requirements"],
     calypso: ["current_trick", "trick_number", "tricks_won", "game_points", "scores", "pile_sizes"],
     rummy: ["table", "stock_size", "scores", "log"],
@@ -79,9 +79,14 @@
     if (Array.isArray(v)) {
       if (v.length === 0) return h("span", "muted", "none");
       if (v.every(isCard)) { var g = h("span", "cards"); v.forEach(function (c) { g.appendChild(card(c)); }); return g; }
+      if (key === "log") {
+        var lines = h("div", "group log");
+        v.slice(-8).forEach(function (x) { var it = h("div", "item log"); it.appendChild(typeof x === "string" ? h("span", null, x) : value(x, "", pub)); lines.appendChild(it); });
+        return lines;
+      }
       if (v.every(function (x) { return typeof x !== "object" || x === null; }))
         return h("span", "mono", v.map(function (x) { return x === true ? "yes" : x === false ? "no" : String(x); }).join(" \u00b7 "));
-      var list = h("div", "group");
+      var list = h("div", v.every(Array.isArray) ? "group rows" : "group");
       v.forEach(function (x, i) {
         var item = h("div", "item");
         if (key === "log") item.className = "item log";
@@ -97,7 +102,13 @@
         return t;
       }
       var o = h("span", "obj");
-      Object.keys(v).forEach(function (k) { o.appendChild(h("span", "k", k + ": ")); o.appendChild(value(v[k], k, pub)); o.appendChild(document.createTextNode(" ")); });
+      Object.keys(v).forEach(function (k) {
+        var x = v[k];
+        if (x === false || x === null || (Array.isArray(x) && !x.length)) return;  // say what happened, not what did not
+        if (k === "seat" && typeof x === "number") { o.appendChild(h("b", null, seatName(x) + " ")); return; }
+        if (x === true) { o.appendChild(h("span", null, k + " ")); return; }
+        o.appendChild(h("span", "k", k + " ")); o.appendChild(value(x, k, pub)); o.appendChild(document.createTextNode(" "));
+      });
       return o;
     }
     if (typeof v === "boolean") return h("span", null, v ? "yes" : "no");
@@ -123,13 +134,15 @@
       var priv = step.seats[s];
       Object.keys(priv).forEach(function (k) { p.appendChild(field(k, priv[k], pub)); });
     } else {
-      var n = step.hand_counts ? step.hand_counts[s] : (pub.hand_sizes ? pub.hand_sizes[s] : null);
+      var isDummy = data.game === "bridge" && pub.dummy === s && Array.isArray(pub.dummy_hand) && pub.dummy_hand.length > 0;
+      var n = isDummy ? 0 : step.hand_counts ? step.hand_counts[s] : (pub.hand_sizes ? pub.hand_sizes[s] : null);
       var hid = h("div", "hidden-hand", n === null || n === undefined ? "hand hidden" : "");
+      if (isDummy) hid.textContent = "";
       if (n !== null && n !== undefined) for (var i = 0; i < Math.min(n, 30); i++) hid.appendChild(h("span", "card back", "\u00a0"));
       p.appendChild(hid);
     }
     PER_SEAT.forEach(function (k) {
-      if (Array.isArray(pub[k]) && pub[k].length === data.seat_names.length && !(k === "hand_sizes" && !step.seats))
+      if (Array.isArray(pub[k]) && pub[k].length === data.seat_names.length)
         p.appendChild(field(k, pub[k][s], pub));
     });
     if (data.game === "bridge" && pub.dummy === s && Array.isArray(pub.dummy_hand) && pub.dummy_hand.length && !step.seats)
@@ -156,7 +169,16 @@
     table.textContent = "";
     table.className = "table " + (n === 4 ? "compass" : "ring");
     var center = h("div", "center");
-    (FEATURED[data.game] || []).forEach(function (k) { if (k in pub) center.appendChild(field(k, pub[k], pub)); });
+    (FEATURED[data.game] || []).forEach(function (k) {
+      if (!(k in pub)) return;
+      if (k === "current_trick" && Array.isArray(pub.current_trick) && !pub.current_trick.length &&
+          Array.isArray(pub.tricks) && pub.tricks.length) {
+        var last = pub.tricks[pub.tricks.length - 1];
+        center.appendChild(field("last_trick", last, pub));
+        return;
+      }
+      center.appendChild(field(k, pub[k], pub));
+    });
     for (var s = 0; s < n; s++) table.appendChild(seatPanel(s, step));
     table.appendChild(center);
     var all = el("public");

@@ -34,7 +34,7 @@ Actions (compound values, ``action_space_size = None``): :class:`RummyAction`
     :mod:`arena.games.rummy.solver`: the best melds of the hand alone laid beside the
     table (most cards, then most points; exact DP) and up to 24 simple plays (one meld
     of the hand added; once melded, one hand card added to a table meld). The full
-    table rearrangement (``solver.best_rearrangement``, 10-100 ms on big tables) is
+    table rearrangement (``solver.best_rearrangement``, ~30-250 ms median) is
     left to bots, so listing stays cheap for random playouts. Every listed play is
     valid. Any other layout may be
     proposed; ``apply_action`` validates it and raises :class:`IllegalActionError`

@@ -214,12 +214,30 @@ def submit_chord(app: Any, tournament_id: str, match_ids: Sequence[str], *, stor
               for i in range(0, len(ids), size)]
     callback = app.signature("arena.tournament.finalize", args=(tournament_id,),
                              kwargs={"store_url": store_url, "round": round, "batch_size": size})
-    result = chord(header, app=app)(callback)
-    result_id = str(result.id)
-    with contextlib.suppress(Exception):
-        app.backend.remove_pending_result(result)
-    del result
-    return result_id
+    with _not_listening(app):
+        result = chord(header, app=app)(callback)
+    return str(result.id)
+
+
+@contextlib.contextmanager
+def _not_listening(app: Any) -> Any:
+    """While submitting, the submitter does not subscribe to task results (Celery's
+    Redis backend otherwise subscribes to each sent task's result channel, and the
+    result handles unsubscribe when collected: after a Redis restart that retries
+    for a minute). The store is the record; nobody here waits on a result."""
+    backend = app.backend
+    consumer = getattr(backend, "result_consumer", None)
+    patched = [(backend, "on_task_call")]
+    backend.on_task_call = lambda *args, **kwargs: None
+    if consumer is not None:
+        consumer.consume_from = lambda *args, **kwargs: None
+        patched.append((consumer, "consume_from"))
+    try:
+        yield
+    finally:
+        for obj, name in patched:
+            with contextlib.suppress(AttributeError):
+                delattr(obj, name)
 
 
 class CeleryExecutor(Executor):

@@ -13,8 +13,11 @@ Commands
 ``arena replay FILE``
     Replays every record of a JSON Lines file through the engine and says whether
     each verifies (exit status 1 if any does not).
-``arena serve [--address HOST:PORT] [--db FILE]``
-    Runs the gRPC gateway that external bots connect to (``proto/arena/bot/v1``).
+``arena serve [--address HOST:PORT] [--db FILE] [--redis-url URL] [--dashboard-port N]``
+    Runs the gRPC gateway that external bots connect to (``proto/arena/bot/v1``),
+    bridged to Celery workers through Redis when given a URL, and the web dashboard.
+``arena cluster up|status|down``
+    Redis, the gateway and two Celery workers on this machine, without containers.
 ``arena bots register NAME`` / ``arena bots list`` / ``arena bots revoke NAME``
     Manage the bots allowed to connect (tokens are shown once and stored hashed).
 ``arena ratings GAME --records FILE [--format table|csv|json] [--plot FILE.png]``
@@ -270,16 +273,46 @@ def ratings_cmd(
 
 @app.command("serve")
 def serve_cmd(
-    address: str = typer.Option("127.0.0.1:50051", "--address", "-a", help="host:port to listen on."),
-    db: Path = typer.Option(Path("arena-bots.sqlite3"), "--db", help="Bot registry (SQLite file)."),
+    address: str = typer.Option("127.0.0.1:50051", "--address", "-a", envvar="ARENA_GATEWAY_ADDRESS",
+                                help="host:port the gRPC gateway listens on."),
+    db: Path = typer.Option(Path("arena-bots.sqlite3"), "--db", envvar="ARENA_GATEWAY_DB",
+                            help="Bot registry (SQLite file)."),
     operator_token: Optional[str] = typer.Option(None, "--operator-token", envvar="ARENA_OPERATOR_TOKEN",
                                                  help="Token for AdminService calls."),
+    redis_url: Optional[str] = typer.Option(None, "--redis-url", envvar="ARENA_REDIS_URL",
+                                            help="Serve connected bots to Celery workers through Redis."),
+    dashboard_port: int = typer.Option(0, "--dashboard-port", envvar="ARENA_DASHBOARD_PORT",
+                                       help="Also serve the web dashboard on this port (0: no)."),
+    dashboard_host: str = typer.Option("127.0.0.1", "--dashboard-host", envvar="ARENA_DASHBOARD_HOST"),
+    store_url: str = typer.Option("sqlite:///arena.db", "--store", envvar="ARENA_STORE_URL",
+                                  help="Store the dashboard reads."),
     grace: float = typer.Option(5.0, "--grace", help="Seconds to finish open calls on shutdown."),
 ) -> None:
-    """Run the gRPC gateway for external bots until Ctrl-C or SIGTERM."""
-    from arena.gateway import serve
+    """Run the gRPC gateway for external bots (and the dashboard) until Ctrl-C or SIGTERM."""
+    from arena.gateway import GatewayConfig, serve
 
-    serve(address, db_path=str(db), operator_token=operator_token, grace=grace)
+    if dashboard_port:
+        import threading
+
+        import uvicorn
+
+        from arena.dashboard import create_app
+
+        server = uvicorn.Server(uvicorn.Config(create_app(store_url), host=dashboard_host,
+                                               port=dashboard_port, log_level="warning"))
+        threading.Thread(target=server.run, name="dashboard", daemon=True).start()
+        err.print(f"dashboard on http://{dashboard_host}:{dashboard_port}/")
+    serve(address, db_path=str(db), operator_token=operator_token, grace=grace,
+          config=GatewayConfig(redis_url=redis_url))
+
+
+@app.command("cluster", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+             add_help_option=False)
+def cluster_cmd(ctx: typer.Context) -> None:
+    """Local cluster without containers: arena cluster up|status|down|env (see --help)."""
+    from arena.cluster import main as cluster_main
+
+    raise typer.Exit(cluster_main(list(ctx.args)))
 
 
 bots_app = typer.Typer(no_args_is_help=True, help="Register, list and revoke external bots.")

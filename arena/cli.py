@@ -16,6 +16,13 @@ Commands
 ``arena serve [--address HOST:PORT] [--db FILE] [--redis-url URL] [--dashboard-port N]``
     Runs the gRPC gateway that external bots connect to (``proto/arena/bot/v1``),
     bridged to Celery workers through Redis when given a URL, and the web dashboard.
+``arena tournament run FILE.toml`` / ``submit FILE.toml`` / ``status ID``
+    A tournament from a TOML file: embedded (local processes, SQLite) or submitted
+    to Celery workers on Redis; ``status`` follows its progress live.
+``arena standings ID`` / ``arena export ID [--format jsonl|pbn]``
+    Standings from the stored records; the records as JSON Lines or PBN.
+``arena worker``
+    A Celery worker (``celery -A workers.celery worker`` with the arena settings).
 ``arena cluster up|status|down``
     Redis, the gateway and two Celery workers on this machine, without containers.
 ``arena bots register NAME`` / ``arena bots list`` / ``arena bots revoke NAME``
@@ -304,6 +311,131 @@ def serve_cmd(
         err.print(f"dashboard on http://{dashboard_host}:{dashboard_port}/")
     serve(address, db_path=str(db), operator_token=operator_token, grace=grace,
           config=GatewayConfig(redis_url=redis_url))
+
+
+tournament_app = typer.Typer(no_args_is_help=True, help="Run, submit and follow tournaments.")
+app.add_typer(tournament_app, name="tournament")
+STORE_OPTION = typer.Option("sqlite:///arena.db", "--store", envvar="ARENA_STORE_URL",
+                            help="Store URL (SQLite file by default; PostgreSQL by URL).")
+REDIS_OPTION = typer.Option("redis://127.0.0.1:6379/0", "--redis-url", envvar="ARENA_REDIS_URL",
+                            help="Redis of the Celery workers.")
+
+
+def _config_error(exc: Exception) -> typer.BadParameter:
+    return typer.BadParameter(str(exc))
+
+
+@tournament_app.command("run")
+def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_okay=False,
+                                                      help="Tournament TOML files."),
+                   examples: bool = typer.Option(False, "--examples",
+                                                 help="Run the shipped example tournament of every game."),
+                   store: str = STORE_OPTION,
+                   jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Local worker processes.")
+                   ) -> None:
+    """Play tournaments embedded (no services), then print standings and ratings; rerun to resume."""
+    from arena.ratings import fit_bradley_terry, make_rater
+    from arena.ratings.errors import RatingError
+    from arena.ratings.records import results_from_records
+    from arena.ratings.report import format_table, ratings_table
+    from arena.tournaments import commands
+    from arena.tournaments.config import example_paths
+    from arena.tournaments.executors import open_store
+
+    paths = list(files or []) + (example_paths() if examples else [])
+    if not paths:
+        raise typer.BadParameter("give tournament files, or --examples")
+    for path in paths:
+        console.rule(f"[bold]{path.name}")
+        try:
+            result = commands.run(path, store, jobs, console=console)
+        except ValueError as exc:
+            raise _config_error(exc) from None
+        if result is None:  # stopped: the rest waits for the next run
+            raise typer.Exit(130)
+        db = open_store(store)
+        game = commands.stored_config(db, result.tournament_id).game
+        results = results_from_records(db.records(result.tournament_id), game=game)
+        rater = make_rater("elo")
+        rater.record_all(results)
+        for ruleset in rater.rulesets():
+            try:
+                fit = fit_bradley_terry([r for r in results if r.ruleset == ruleset])
+            except RatingError:
+                fit = None
+            console.print(f"ratings {ruleset} (Elo; +/- 95% from the batch fit)")
+            console.print(format_table(ratings_table(rater, ruleset, fit=fit)), highlight=False)
+    console.print(f"results are kept in {store}", highlight=False)
+
+
+@tournament_app.command("submit")
+def tournament_submit(file: Path = typer.Argument(..., exists=True, dir_okay=False),
+                      store: str = STORE_OPTION, redis_url: str = REDIS_OPTION,
+                      batch_size: Optional[int] = typer.Option(None, "--batch-size",
+                                                               help="Matches per Celery task.")) -> None:
+    """Store a tournament and send its pending matches to the Celery workers."""
+    from arena.tournaments import commands
+
+    try:
+        commands.submit(file, store, redis_url, batch_size=batch_size, console=console)
+    except ValueError as exc:
+        raise _config_error(exc) from None
+
+
+@tournament_app.command("status")
+def tournament_status(tournament_id: str, store: str = STORE_OPTION,
+                      follow: bool = typer.Option(True, "--follow/--no-follow",
+                                                  help="Follow live until complete."),
+                      timeout: Optional[float] = typer.Option(None, "--timeout")) -> None:
+    """Recorded and total matches of a tournament, live."""
+    from arena.tournaments import commands
+
+    try:
+        done, total = commands.status(tournament_id, store, follow=follow, timeout=timeout, console=console)
+    except KeyError as exc:
+        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from exc
+    console.print(f"{tournament_id}: {done}/{total} matches recorded", highlight=False)
+
+
+@app.command("standings")
+def standings_cmd(tournament_id: str, store: str = STORE_OPTION) -> None:
+    """Standings of a tournament, computed from its stored records."""
+    from arena.tournaments import commands
+
+    try:
+        commands.standings(tournament_id, store, console=console)
+    except KeyError as exc:
+        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from exc
+
+
+@app.command("export")
+def export_cmd(tournament_id: str, store: str = STORE_OPTION,
+               out: str = typer.Option("-", "--out", "-o", help="File to write; - for stdout."),
+               fmt: str = typer.Option("jsonl", "--format", "-f", help="jsonl or pbn (bridge).")) -> None:
+    """A tournament's records as JSON Lines, or its boards as PBN."""
+    from arena.tournaments import commands
+
+    try:
+        n = commands.export(tournament_id, store, out, fmt)
+    except KeyError as exc:
+        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from exc
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    if out != "-":
+        err.print(f"wrote {n} records to {out}")
+
+
+@app.command("worker", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def worker_cmd(ctx: typer.Context,
+               concurrency: Optional[int] = typer.Option(None, "--concurrency", "-c",
+                                                         help="Prefork processes (default: cores)."),
+               loglevel: str = typer.Option("info", "--loglevel", "-l"),
+               redis_url: str = REDIS_OPTION, store: str = STORE_OPTION) -> None:
+    """A Celery worker for tournaments; extra arguments go to ``celery worker``."""
+    from arena.tournaments import commands
+
+    raise typer.Exit(commands.worker(concurrency, loglevel, redis_url=redis_url, store_url=store,
+                                     extra=list(ctx.args)))
 
 
 @app.command("cluster", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},

@@ -89,3 +89,24 @@ def test_ratings_from_records(tmp_path: Path) -> None:
     assert res.output.splitlines()[0] == "rank,bot,rating,error,games,last_change"
     res = runner.invoke(app, ["ratings", "bridge", "-r", str(out)])
     assert res.exit_code != 0 and "no finished bridge matches" in res.output
+
+
+def test_tournament_run_standings_export_replay(tmp_path: Path) -> None:
+    from arena.tournaments.config import example_path
+
+    store = f"sqlite:///{tmp_path / 'arena.db'}"
+    res = runner.invoke(app, ["tournament", "run", str(example_path("calypso")), "--store", store, "-j", "1"])
+    assert res.exit_code == 0, res.output
+    assert "8/8 matches recorded" in res.output and "ratings calypso@v1" in res.output
+    res = runner.invoke(app, ["tournament", "run", str(example_path("calypso")), "--store", store])
+    assert res.exit_code == 0 and "8/8 matches recorded" in res.output  # resumes: nothing left to play
+    res = runner.invoke(app, ["standings", "example-calypso", "--store", store])
+    assert res.exit_code == 0 and "heuristic" in res.output
+    out = tmp_path / "records.jsonl"
+    res = runner.invoke(app, ["export", "example-calypso", "--store", store, "-o", str(out)])
+    assert res.exit_code == 0 and len(out.read_text().splitlines()) == 8
+    assert "8 verified, 0 failed" in runner.invoke(app, ["replay", str(out)]).output
+    res = runner.invoke(app, ["standings", "no-such", "--store", store])
+    assert res.exit_code != 0 and "no tournament" in res.output
+    res = runner.invoke(app, ["export", "example-calypso", "--store", store, "-f", "pbn"])
+    assert res.exit_code != 0 and "PBN export is for bridge" in res.output

@@ -62,19 +62,18 @@ def play_batch(self: Any, tournament_id: str, match_ids: list[str],
     from arena.tournaments.runner import play_spec
 
     store = get_store(_store_url(self, store_url))
-    wanted = set(match_ids)
-    # Not pending_specs(): a batch delivered again after its worker died finds its
-    # matches still claimed ("running") by the dead worker; it takes them over.
-    todo = [st.match_id for st in store.spec_states(tournament_id)
-            if st.match_id in wanted and st.status in ("pending", "running")]
     worker = f"{socket.gethostname()}:{os.getpid()}"
-    recorded, errors = 0, []
+    recorded, skipped, errors = 0, 0, []
     start = time.perf_counter()
-    for match_id in todo:
+    for match_id in match_ids:
+        # claim(timeout=0) is refused only for a match already done (or failed); it
+        # takes over a match claimed by a worker that died with this batch's first
+        # delivery. Claims are advisory: the record is written once anyway.
         try:
-            spec = store.spec(match_id)
-            store.claim(match_id, worker, timeout=0)  # advisory: the record is written once anyway
-            record = play_spec(spec)
+            if not store.claim(match_id, worker, timeout=0):
+                skipped += 1
+                continue
+            record = play_spec(store.spec(match_id))
             if store.record_result(record):
                 recorded += 1
         except Exception as exc:  # noqa: BLE001 - reported; the match is marked failed
@@ -85,7 +84,7 @@ def play_batch(self: Any, tournament_id: str, match_ids: list[str],
             except Exception:  # noqa: BLE001
                 pass
     return {"tournament_id": tournament_id, "requested": len(match_ids),
-            "skipped": len(match_ids) - len(todo), "recorded": recorded, "errors": errors,
+            "skipped": skipped, "recorded": recorded, "errors": errors,
             "seconds": round(time.perf_counter() - start, 3), "worker": worker}
 
 

@@ -11,7 +11,8 @@ Two halves over the key layout of :mod:`arena.gateway.router`:
 Keys
 ----
 ``arena:bot:<bot_id>:requests``
-    list; the bot's request queue. Worker ``RPUSH``es, the gateway ``BLPOP``s.
+    list; the bot's request queue. Worker ``RPUSH``es, the gateway pops up to
+    :data:`PULL_BATCH` items per round trip (``BLMPOP``; ``BLPOP`` before Redis 7).
 ``arena:bot:<bot_id>:online``
     string (the gateway id) with a TTL of ``online_ttl`` seconds (5 s), refreshed
     every second by the gateway that holds the bot's session and deleted when the
@@ -35,7 +36,8 @@ and ``BLPOP`` on the reply key. The gateway expires the request at its deadline
 (``T``); the worker waits ``slack`` seconds more before it gives up by itself (a
 gateway that died). When a session closes the gateway deletes the online key and
 answers every request still queued with ``F``; the script's check and the push are
-atomic, so no request is left behind.
+atomic, so no request is left behind. Answers ready in the same loop turn are pushed
+in one pipeline.
 
 Deadlines cross processes as wall-clock times (hosts are assumed NTP-synced).
 """
@@ -64,6 +66,8 @@ log = logging.getLogger("arena.gateway.redis")
 
 REPLY_TTL = 60
 """Seconds a reply key lives after its push (a worker that gave up never reads it)."""
+PULL_BATCH = 64
+"""Most queued items the gateway takes from a bot's queue in one ``BLMPOP``."""
 
 _PUSH = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -207,6 +211,8 @@ class RedisBridge:
         self._pullers: dict[str, asyncio.Task[None]] = {}
         self._supervisor: asyncio.Task[None] | None = None
         self._replies: set[asyncio.Task[None]] = set()
+        self._outgoing: list[tuple[bytes, bytes]] = []
+        self._blmpop = True
 
     async def start(self) -> RedisBridge:
         self._redis = aioredis.Redis.from_url(self.url, health_check_interval=0)
@@ -278,15 +284,28 @@ class RedisBridge:
         key = requests_key(bot_id)
         while True:
             try:
-                popped = await self._redis.blpop([key], timeout=1)
+                if self._blmpop:
+                    # BLMPOP (Redis >= 7): up to PULL_BATCH queued items per round trip
+                    popped = await self._redis.blmpop(1, 1, key, direction="LEFT", count=PULL_BATCH)
+                else:
+                    one = await self._redis.blpop([key], timeout=1)
+                    popped = None if one is None else [one[0], [one[1]]]
             except asyncio.CancelledError:
                 raise
+            except aioredis.ResponseError as exc:
+                if "unknown command" in str(exc).lower() and self._blmpop:
+                    self._blmpop = False  # Redis < 7
+                    continue
+                log.warning("redis bridge: pulling %s: %s", bot_id, exc)
+                await asyncio.sleep(0.5)
+                continue
             except Exception as exc:  # noqa: BLE001 - Redis down: retry
                 log.warning("redis bridge: pulling %s: %s", bot_id, exc)
                 await asyncio.sleep(0.5)
                 continue
-            if popped is not None:
-                self._handle(bot_id, popped[1])
+            if popped:
+                for item in popped[1]:
+                    self._handle(bot_id, item)
 
     def _handle(self, bot_id: str, item: bytes) -> None:
         kind = item[:1]
@@ -331,14 +350,25 @@ class RedisBridge:
         task.add_done_callback(self._replies.discard)
 
     async def _reply(self, reply_key: bytes, payload: bytes) -> None:
+        """Queue a reply; replies ready in the same loop turn go out in one pipeline."""
+        self._outgoing.append((reply_key, payload))
+        if len(self._outgoing) == 1:
+            await asyncio.sleep(0)  # let the other answers of this turn join
+            await self._flush()
+
+    async def _flush(self) -> None:
         assert self._redis is not None
+        batch, self._outgoing = self._outgoing, []
+        if not batch:
+            return
         try:
             pipe = self._redis.pipeline(transaction=False)
-            pipe.rpush(reply_key, payload)
-            pipe.expire(reply_key, REPLY_TTL)
+            for reply_key, payload in batch:
+                pipe.rpush(reply_key, payload)
+                pipe.expire(reply_key, REPLY_TTL)
             await pipe.execute()
-        except Exception as exc:  # noqa: BLE001 - the worker times out by itself
-            log.warning("redis bridge: reply to %r lost: %s", reply_key, exc)
+        except Exception as exc:  # noqa: BLE001 - the workers time out by themselves
+            log.warning("redis bridge: %d replies lost: %s", len(batch), exc)
 
 
 def _parse_request(item: bytes) -> tuple[int, bytes, bytes]:

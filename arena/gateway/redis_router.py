@@ -153,7 +153,8 @@ class RedisRouter(DecisionRouter):
         payload: bytes = popped[1]
         kind, body = payload[:1], payload[1:]
         if kind == b"D":
-            return bot_pb2.Decision.FromString(body)
+            decision: bot_pb2.Decision = bot_pb2.Decision.FromString(body)
+            return decision
         if kind == b"T":
             raise DecisionTimeout(body.decode(errors="replace"))
         raise AgentFailure(body.decode(errors="replace"))
@@ -273,7 +274,7 @@ class RedisBridge:
                 item = await self._redis.lpop(requests_key(bot_id))
                 if item is None:
                     break
-                if item[:1] == b"D":
+                if isinstance(item, bytes) and item[:1] == b"D":
                     _, reply_key, _ = _parse_request(item)
                     await self._reply(reply_key, f"Fbot {bot_id} disconnected".encode())
         except Exception as exc:  # noqa: BLE001
@@ -305,7 +306,8 @@ class RedisBridge:
                 continue
             if popped:
                 for item in popped[1]:
-                    self._handle(bot_id, item)
+                    if isinstance(item, bytes):
+                        self._handle(bot_id, item)
 
     def _handle(self, bot_id: str, item: bytes) -> None:
         kind = item[:1]

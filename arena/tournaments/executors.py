@@ -88,7 +88,7 @@ def _child_init() -> None:
 def _play_chunk(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from arena.tournaments.runner import play_spec
 
-    out = []
+    out: list[dict[str, Any]] = []
     for data in specs:
         try:
             out.append({"record": play_spec(MatchSpec.from_dict(data)).to_dict()})

@@ -185,6 +185,9 @@ def _print_summary(game: Any, result: Any) -> None:
     if result.margin is not None:
         a, b = result.entrants[0].name, result.entrants[1].name
         console.print(f"margin per deal ({a} - {b}): {result.margin}", highlight=False)
+        pm = result.point_margin
+        if pm is not None and pm.mean != result.margin.mean:
+            console.print(f"points per match ({a} - {b}): {pm}", highlight=False)
         if result.points is not None and result.game == "bridge":
             total = result.points.mean * result.points.n
             console.print(f"IMPs per board ({a} - {b}): {result.points}", highlight=False)

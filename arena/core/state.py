@@ -210,6 +210,15 @@ class Game(ABC):
         """Rows of a per-deal score sheet of a finished match (override)."""
         return []
 
+    def match_points(self, state: State) -> list[float]:
+        """Per-seat points of a finished match in the game's own scoring unit.
+
+        Default: ``returns()``. Games whose returns are a ranking rather than
+        points (canasta: the result against the other sides) override it with the
+        score each seat's side made, so a comparison can report point margins.
+        """
+        return list(state.returns())
+
     def margin_points(self, margin: float) -> float:
         """Convert a per-deal duplicate margin into the unit results are reported in.
 

@@ -26,7 +26,10 @@ rotations; across deals, means come with 95% Student-t intervals over those
 per-deal values (deals are independent; rotations of one deal are not).
 With two entrants the per-deal *margin* is the mean over rotations of
 ``score(first) - score(second)``, also converted by ``Game.margin_points``
-(bridge: IMPs, i.e. ``imps(NS score in room 1 - NS score in room 2)``).
+(bridge: IMPs, i.e. ``imps(NS score in room 1 - NS score in room 2)``). Where a
+game's returns are not its points (canasta returns rank the sides),
+``point_margin`` is the same difference over ``Game.match_points`` (the score
+each side made).
 """
 
 from __future__ import annotations
@@ -110,6 +113,8 @@ class DealResult:
     """Per entrant, mean win share over rotations."""
     margin: float | None
     points: float | None
+    point_margin: float | None = None
+    """Two entrants: mean over rotations of the difference in ``Game.match_points``."""
     matches: list[MatchResult] = field(default_factory=list)
 
 
@@ -139,6 +144,8 @@ class Comparison:
     """Two entrants: per-deal mean score difference, first minus second."""
     points: Interval | None
     """The margin in the game's reporting unit (bridge: IMPs per board)."""
+    point_margin: Interval | None
+    """Two entrants: per-deal difference in the game's own points (``Game.match_points``)."""
     faults: int
     results: list[DealResult]
 
@@ -154,8 +161,9 @@ class Comparison:
                           "win_rate": iv(e.win_rate), "expected_win_rate": e.expected_win_rate}
                          for e in self.entrants],
             "margin": iv(self.margin), "points": iv(self.points),
+            "point_margin": iv(self.point_margin),
             "per_deal": [{"deal": d.deal, "scores": d.scores, "wins": d.wins, "margin": d.margin,
-                          "points": d.points} for d in self.results],
+                          "points": d.points, "point_margin": d.point_margin} for d in self.results],
         }
 
 
@@ -166,6 +174,7 @@ def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: 
     units, rotations = seating(game, k)
     deal_seed = derive_seed(seed, "deal", deal)
     scores = [[0.0] * k for _ in range(rotations)]
+    pts = [[0.0] * k for _ in range(rotations)]
     wins = [[0.0] * k for _ in range(rotations)]
     matches = []
     for r in range(rotations):
@@ -177,7 +186,9 @@ def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: 
                            tags={"deal": deal, "rotation": r, "group": f"{tag}-d{deal}"})
         matches.append(result)
         returns = result.record.returns
+        points = game.match_points(result.state)
         unit_scores = [sum(returns[s] for s in unit) / len(unit) for unit in units]
+        unit_points = [sum(points[s] for s in unit) / len(unit) for unit in units]
         best = max(unit_scores)
         winners = [u for u, v in enumerate(unit_scores) if v == best]
         count = [0] * k
@@ -185,17 +196,20 @@ def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: 
             e = seat_entrant[unit[0]]
             count[e] += 1
             scores[r][e] += unit_scores[u]
+            pts[r][e] += unit_points[u]
             if u in winners:
                 wins[r][e] += 1.0 / len(winners)
         for e in range(k):
             scores[r][e] /= count[e]
+            pts[r][e] /= count[e]
     mean_scores = [sum(scores[r][e] for r in range(rotations)) / rotations for e in range(k)]
     mean_wins = [sum(wins[r][e] for r in range(rotations)) / rotations for e in range(k)]
-    margin = points = None
+    margin = points = point_margin = None
     if k == 2:
         margin = sum(scores[r][0] - scores[r][1] for r in range(rotations)) / rotations
         points = float(game.margin_points(margin))
-    return DealResult(deal, mean_scores, mean_wins, margin, points, matches)
+        point_margin = sum(pts[r][0] - pts[r][1] for r in range(rotations)) / rotations
+    return DealResult(deal, mean_scores, mean_wins, margin, points, point_margin, matches)
 
 
 def _play_deal_job(args: tuple[str, str | None, dict[str, Any], Sequence[str], int, int, int, float, str]
@@ -250,8 +264,10 @@ def compare_bots(game: Game, bots: Sequence[str], *, deals: int, seed: int = 0, 
                              mean_interval([r.scores[e] for r in results]),
                              mean_interval([r.wins[e] for r in results]),
                              held[e] / len(units)) for e in range(k)]
-    margin = points = None
+    margin = points = point_margin = None
     if k == 2:
         margin = mean_interval([r.margin for r in results if r.margin is not None])
         points = mean_interval([r.points for r in results if r.points is not None])
-    return Comparison(game.name, game.ruleset, deals, rotations, entrants, margin, points, faults, results)
+        point_margin = mean_interval([r.point_margin for r in results if r.point_margin is not None])
+    return Comparison(game.name, game.ruleset, deals, rotations, entrants, margin, points, point_margin,
+                      faults, results)

@@ -39,6 +39,7 @@ def test_same_bots_duplicate_margin_is_exactly_zero(toy_registered: str) -> None
         assert m0.record.decks == m1.record.decks  # same cards in both rotations
         assert m0.record.seats == ["random", "random"]
         assert math.isclose(d.margin or 0.0, (d.scores[0] - d.scores[1]))
+        assert d.point_margin == d.margin  # highcard's points are its returns
     assert cmp.entrants[0].expected_win_rate == 0.5
     assert cmp.faults == 0
 
@@ -51,3 +52,20 @@ def test_processes_give_the_same_result(toy_registered: str) -> None:
     assert strip(a) == strip(b)
     got: dict[str, Any] = a.to_dict()
     assert got["deals"] == 6 and got["margin"]["n"] == 6
+
+
+def test_point_margin_uses_the_games_points() -> None:
+    from arena.games import get_game
+
+    game = get_game("canasta", preset="classic-2p", deals=1)
+    cmp = compare_bots(game, ["random", "random"], deals=2, seed=5)
+    for d in cmp.results:
+        per_rotation = []
+        for m in d.matches:
+            pts = game.match_points(m.state)
+            per_rotation.append(pts)
+            assert pts == [float(m.state.scores[side]) for side in game.rules.side_of]
+        # rotation 0: entrant 0 at seat 0; rotation 1: entrant 0 at seat 1
+        expected = ((per_rotation[0][0] - per_rotation[0][1]) + (per_rotation[1][1] - per_rotation[1][0])) / 2
+        assert math.isclose(d.point_margin or 0.0, expected)
+    assert cmp.point_margin is not None and cmp.point_margin.n == 2

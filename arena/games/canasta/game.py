@@ -65,6 +65,11 @@ class CanastaGame(Game):
     def side_name(self, side: int) -> str:
         return "+".join(str(s) for s in self.teams()[side])
 
+    def match_points(self, state: State) -> list[float]:
+        """Each seat's side's cumulative game score (returns are rank-based)."""
+        assert isinstance(state, CanastaState)
+        return [float(state.scores[side]) for side in self.rules.side_of]
+
     def describe(self, state: State) -> str:
         assert isinstance(state, CanastaState)
         parts = [f"{self.side_name(i)}: {sc}" for i, sc in enumerate(state.scores)]

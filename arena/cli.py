@@ -34,7 +34,6 @@ Commands
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -242,13 +241,13 @@ def ratings_cmd(
 
     if fmt not in ("table", "csv", "json"):
         raise typer.BadParameter("--format must be table, csv or json")
-    loaded = []
+    loaded: list[Any] = []
     for path in records:
         with path.open(encoding="utf-8") as fp:
             loaded.extend(read_records(fp, errors=[]))
     try:
         results = results_from_records(loaded, game=game_name)
-        rater = make_rater(system)
+        rater = make_rater(system)  # type: ignore[arg-type]  # checked by make_rater
     except (ValueError, RatingError) as exc:
         raise typer.BadParameter(str(exc)) from None
     if not results:
@@ -507,4 +506,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -6,8 +6,8 @@ method (run on the event loop; keep it quick) or ``async def``. Everything else
 (Hello, Ping/Pong, matching answers to request ids, reconnecting with
 exponential backoff after a lost connection) is done here.
 
-The wire code is ``arena.bot.v1.bot_pb2`` / ``bot_pb2_grpc``, generated from the
-repository's ``proto/`` (see README.md).
+The wire code is ``bot_pb2`` / ``bot_pb2_grpc`` of ``arena.bot.v1``, generated from
+the repository's ``proto/``; :mod:`arenabot.wire` says which copy is used.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 
 import grpc
 
-from arena.bot.v1 import bot_pb2, bot_pb2_grpc
+from arenabot.wire import bot_pb2, bot_pb2_grpc
 
 __all__ = ["Bot", "BotStopped", "backoff_delays", "legal_choices", "observation_of"]
 

@@ -22,6 +22,12 @@
     interval x throttle seconds (100 s by default); the fault tests use 1 and 1 with
     a 3 s visibility timeout.
 
+kombu guards each restore scan with a mutex key in Redis that expires after 300 s
+by default; a worker killed inside a scan would block every other worker's
+restores for that long, so :data:`UNACKED_MUTEX_EXPIRE` is 5 s (a scan takes
+milliseconds; if two ever overlap, a batch is delivered twice and its matches are
+still recorded once).
+
 Run: ``celery -A workers.celery worker -l info`` (or ``arena worker``). Prefork is
 fine: tasks never use gRPC (remote bots are reached through Redis,
 :mod:`arena.gateway.redis_router`).
@@ -40,6 +46,8 @@ STORE_URL = os.environ.get("ARENA_STORE_URL", "sqlite:///arena.db")
 VISIBILITY_TIMEOUT = int(os.environ.get("ARENA_VISIBILITY_TIMEOUT", "3600"))
 RESTORE_INTERVAL = int(os.environ.get("ARENA_UNACKED_RESTORE_INTERVAL", "10"))
 RESTORE_THROTTLE = int(os.environ.get("ARENA_UNACKED_RESTORE_THROTTLE", "10"))
+UNACKED_MUTEX_EXPIRE = 5
+"""Seconds until a restore-scan lock left by a killed worker expires (see above)."""
 
 
 def make_app(redis_url: str | None = None, store_url: str | None = None,
@@ -54,7 +62,8 @@ def make_app(redis_url: str | None = None, store_url: str | None = None,
         worker_prefetch_multiplier=1,
         broker_transport_options={"visibility_timeout": vt,
                                   "unacked_restore_interval": RESTORE_INTERVAL,
-                                  "unacked_restore_throttle": RESTORE_THROTTLE},
+                                  "unacked_restore_throttle": RESTORE_THROTTLE,
+                                  "unacked_mutex_expire": UNACKED_MUTEX_EXPIRE},
         result_backend_transport_options={"visibility_timeout": vt},
         broker_connection_retry_on_startup=True,
         broker_connection_max_retries=None,

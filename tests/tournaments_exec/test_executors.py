@@ -109,12 +109,16 @@ def test_kill9_worker_mid_tournament(tmp_path: Path, redis_server: RedisServer,
                 victim = st.match_id
                 break
     assert victim is not None, "worker 0 never held a match"
+    killed = _children(w0.proc.pid) | {w0.proc.pid}
     w0.kill9()
     done, total = executor.wait(config.id, timeout=40)
     assert done == total, (done, total)
     _exactly_once(store, config.id)
-    states = {st.match_id: st for st in store.spec_states(config.id)}
-    assert states[victim].attempts >= 2  # taken over after the kill
+    state = {st.match_id: st for st in store.spec_states(config.id)}[victim]
+    # Taken over after the kill, unless worker 0 finished it in the instant between
+    # the test seeing it running and the kill landing.
+    finished_by_victim = state.attempts == 1 and int(str(state.claimed_by).rsplit(":", 1)[1]) in killed
+    assert state.attempts >= 2 or finished_by_victim, state
     _wait_status(store, config.id, "done")
 
 

@@ -195,22 +195,95 @@ def _fill(msg: Message, value: Any, where: str) -> None:
     """Fill ``msg`` from a dataclass (by name) or a tuple (by field order)."""
     desc: Descriptor = msg.DESCRIPTOR
     cls: Any = type(value)
-    if hasattr(cls, "__dataclass_fields__"):
-        for info in _dataclass_plan(cls, desc):
-            _set_field(msg, info, getattr(value, info.name), where)
-        return
-    if type(value) is tuple or isinstance(value, list):
-        plan = _tuple_plan(desc)
-        if len(plan) == 1 and plan[0].repeated:
-            _set_field(msg, plan[0], value, where)
+    filler = _FILLERS.get((cls, desc))
+    if filler is None:
+        if hasattr(cls, "__dataclass_fields__"):
+            filler = _dataclass_filler(_fast_steps(_dataclass_plan(cls, desc)))
+        elif cls is tuple or issubclass(cls, list):
+            filler = _tuple_filler(desc, _fast_steps(_tuple_plan(desc)))
+        else:
+            raise ConversionError(f"{where}: cannot convert {type(value).__name__} to {desc.full_name}")
+        _FILLERS[(cls, desc)] = filler
+    filler(msg, value, where)
+
+
+# Fast paths (same result as _set_field, which remains the fallback for every
+# value that is not of the exact expected type): computed once per message type.
+_F_STR, _F_INT, _F_BOOL, _F_REPEATED_SCALAR, _F_MESSAGE, _F_REPEATED_MESSAGE, _F_OTHER = range(7)
+_EXACT = {_STRING: str, _INT: int, _BOOL: bool}
+_FILLERS: dict[tuple[Any, Descriptor], Any] = {}
+
+
+def _fast_steps(plan: tuple[_FieldInfo, ...]) -> tuple[tuple[str, _FieldInfo, int, Any], ...]:
+    steps = []
+    for info in plan:
+        exact = _EXACT.get(info.kind)
+        if info.is_map:
+            fast = _F_OTHER
+        elif info.repeated:
+            fast = (_F_REPEATED_MESSAGE if info.kind == _MESSAGE
+                    else _F_REPEATED_SCALAR if exact is not None else _F_OTHER)
+        elif info.kind == _MESSAGE:
+            fast = _F_MESSAGE
+        else:
+            fast = {_STRING: _F_STR, _INT: _F_INT, _BOOL: _F_BOOL}.get(info.kind, _F_OTHER)
+        steps.append((info.name, info, fast, exact))
+    return tuple(steps)
+
+
+def _set_fast(msg: Message, name: str, info: _FieldInfo, fast: int, exact: Any, value: Any,
+              where: str) -> None:
+    t = type(value)
+    if fast <= _F_BOOL:  # _F_STR, _F_INT, _F_BOOL
+        if t is exact:
+            setattr(msg, name, value)
             return
-        if len(value) != len(plan):
-            raise ConversionError(f"{where}: {len(value)} items for the {len(plan)} fields "
+    elif fast == _F_REPEATED_SCALAR:
+        if t is tuple:
+            if value:
+                for item in value:
+                    if type(item) is not exact:
+                        break
+                else:
+                    getattr(msg, name).extend(value)
+                    return
+            else:
+                return
+    elif fast == _F_MESSAGE:
+        if value is not None:
+            _fill(getattr(msg, name), value, where)
+            return
+    elif fast == _F_REPEATED_MESSAGE:
+        if t is tuple:
+            target = getattr(msg, name)
+            for item in value:
+                _fill(target.add(), item, where)
+            return
+    _set_field(msg, info, value, where)
+
+
+def _dataclass_filler(steps: tuple[tuple[str, _FieldInfo, int, Any], ...]) -> Any:
+    def fill(msg: Message, value: Any, where: str) -> None:
+        for name, info, fast, exact in steps:
+            _set_fast(msg, name, info, fast, exact, getattr(value, name), where)
+    return fill
+
+
+def _tuple_filler(desc: Descriptor, steps: tuple[tuple[str, _FieldInfo, int, Any], ...]) -> Any:
+    if len(steps) == 1 and steps[0][1].repeated:
+        name, info, _, _ = steps[0]
+
+        def fill_one(msg: Message, value: Any, where: str) -> None:
+            _set_field(msg, info, value, where)
+        return fill_one
+
+    def fill(msg: Message, value: Any, where: str) -> None:
+        if len(value) != len(steps):
+            raise ConversionError(f"{where}: {len(value)} items for the {len(steps)} fields "
                                   f"of {desc.full_name}")
-        for info, item in zip(plan, value):
-            _set_field(msg, info, item, where)
-        return
-    raise ConversionError(f"{where}: cannot convert {type(value).__name__} to {desc.full_name}")
+        for (name, info, fast, exact), item in zip(steps, value):
+            _set_fast(msg, name, info, fast, exact, item, where)
+    return fill
 
 
 def _set_field(msg: Message, info: _FieldInfo, value: Any, where: str) -> None:

@@ -391,7 +391,8 @@ class RedisBridge:
             self._spawn(self._flush_soon())
 
     async def _flush_soon(self) -> None:
-        await asyncio.sleep(0)  # let the other answers of this turn join
+        # a new task first runs in the next loop turn: the answers completed in
+        # this turn have joined ``_outgoing`` by then
         await self._flush()
 
     def _spawn(self, coro: Any) -> None:

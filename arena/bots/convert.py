@@ -67,6 +67,7 @@ __all__ = [
     "get_observation",
     "check_mirror",
     "legal_actions_to_proto",
+    "add_legal_actions",
     "legal_actions_from_proto",
     "decision_action",
 ]
@@ -517,6 +518,23 @@ def legal_actions_to_proto(actions: Sequence[Action], texts: Sequence[str]
         else:
             out.append(bot_pb2.LegalAction(text=text))
     return out
+
+
+def add_legal_actions(request: bot_pb2.DecisionRequest, actions: Sequence[Action],
+                      texts: Sequence[str]) -> None:
+    """Append ``LegalAction`` entries to ``request.legal_actions`` in place (same
+    messages and checks as :func:`legal_actions_to_proto`, without building and
+    copying separate messages)."""
+    if len(actions) != len(texts):
+        raise ConversionError(f"{len(actions)} actions but {len(texts)} texts")
+    add = request.legal_actions.add
+    for action, text in zip(actions, texts):
+        if type(action) is int:
+            if action < 0:
+                raise ConversionError(f"action id {action} is negative")
+            add(id=action, text=text)
+        else:
+            add(text=text)
 
 
 def legal_actions_from_proto(legal: Sequence[bot_pb2.LegalAction]

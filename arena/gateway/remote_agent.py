@@ -81,8 +81,8 @@ class RemoteAgent(Agent):
         seat = getattr(observation, "seat", self._info.get("seat", 0))
         request = bot_pb2.DecisionRequest(
             match_id=str(self._info.get("match_id", "")), game=game,
-            ruleset=str(self._info.get("ruleset", "")), seat=int(seat), attempt=self._attempt,
-            legal_actions=convert.legal_actions_to_proto(list(legal_actions), list(texts)))
+            ruleset=str(self._info.get("ruleset", "")), seat=int(seat), attempt=self._attempt)
+        convert.add_legal_actions(request, legal_actions, texts)
         convert.set_observation(request, game, observation)
         decision = self.router.decide(self.bot_id, request, remaining)
         self._last_request_id = decision.request_id

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-__all__ = ["run", "submit", "status", "standings", "export", "worker", "register",
+__all__ = ["run", "submit", "status", "standings", "export", "worker", "register", "sprt_stopper",
            "stored_config", "DEFAULT_STORE_URL", "DEFAULT_REDIS_URL"]
 
 DEFAULT_STORE_URL = os.environ.get("ARENA_STORE_URL", "sqlite:///arena.db")
@@ -58,6 +58,47 @@ def register(file: str | Path, store_url: str = DEFAULT_STORE_URL) -> tuple[Any,
     store = open_store(store_url)
     added = store.add_tournament(config.id, config.name, config.game, raw, specs)
     return config, store, added
+
+
+class SprtStopper:
+    """A gauntlet's SPRT as an executor ``stop`` callback.
+
+    Each call refeeds the candidate's recorded results (``sprt_results``) to a
+    fresh :class:`arena.ratings.Sprt` with the file's ``[gauntlet.sprt]`` settings
+    (elo0, elo1, alpha, beta, pentanomial) and answers whether it has decided.
+    The LLR depends only on the counts, so refeeding gives the sequential test's
+    value at this point; :attr:`decision` keeps the last answer.
+    """
+
+    def __init__(self, config: Any, store: Any) -> None:
+        self.config, self.store = config, store
+        self.decision: str | None = None
+        self.llr = 0.0
+        self.bounds = (0.0, 0.0)
+
+    def __call__(self) -> bool:
+        from arena.ratings import Sprt, SprtDecision, SprtFeeder
+        from arena.tournaments.standings import sprt_results
+
+        params = dict(self.config.gauntlet.sprt)
+        sprt = Sprt(float(params.get("elo0", 0.0)), float(params.get("elo1", 5.0)),
+                    float(params.get("alpha", 0.05)), float(params.get("beta", 0.05)),
+                    pentanomial=bool(params.get("pentanomial", False)))
+        feeder = SprtFeeder(sprt, self.config.gauntlet.candidate)
+        for result in sprt_results(self.config, self.store.records(self.config.id)):
+            feeder.add(result)
+        self.llr, self.bounds = sprt.llr, (sprt.lower, sprt.upper)
+        decided = sprt.decision != SprtDecision.CONTINUE
+        self.decision = sprt.decision.value if decided else None
+        return decided
+
+
+def sprt_stopper(config: Any, store: Any) -> SprtStopper | None:
+    """The SPRT stop callback of a gauntlet with ``[gauntlet.sprt]``, else ``None``."""
+    gauntlet = getattr(config, "gauntlet", None)
+    if config.format != "gauntlet" or gauntlet is None or not gauntlet.sprt:
+        return None
+    return SprtStopper(config, store)
 
 
 def stored_config(store: Any, tournament_id: str) -> Any:
@@ -99,6 +140,7 @@ def run(file: str | Path, store_url: str = DEFAULT_STORE_URL, jobs: int | None =
     con = _console(console)
     config, store, _ = register(file, store_url)
     executor = EmbeddedExecutor(store_url, jobs, router=router)
+    sprt = sprt_stopper(config, store)
     with _sigterm_as_interrupt():
         try:
             with _progress(con) as bar:
@@ -107,12 +149,16 @@ def run(file: str | Path, store_url: str = DEFAULT_STORE_URL, jobs: int | None =
                 def update(done: int, total: int) -> None:
                     bar.update(task, completed=done, total=total)
 
-                done, total = executor.run(config.id, progress=update)
+                done, total = executor.run(config.id, progress=update, stop=sprt)
         except KeyboardInterrupt:
             done, total = store.progress(config.id)
             con.print(f"[yellow]stopped[/]: {done}/{total} matches recorded; run the same command "
                       "again to resume")
             return None
+    if sprt is not None and sprt.decision is not None and done < total:
+        con.print(f"SPRT decided [bold]{sprt.decision}[/] after {done}/{total} matches "
+                  f"(LLR {sprt.llr:.3f}, bounds {sprt.bounds[0]:.3f} .. {sprt.bounds[1]:.3f}); "
+                  "the gauntlet stopped")
     for err in executor.errors[:10]:
         con.print(f"[red]match failed[/]: {err}")
     if not show_standings:

@@ -113,10 +113,21 @@ class EmbeddedExecutor(Executor):
         self.chunk = chunk
         self.errors: list[str] = []
 
-    def run(self, tournament_id: str, *, progress: Progress | None = None) -> tuple[int, int]:
+    def run(self, tournament_id: str, *, progress: Progress | None = None,
+            stop: Callable[[], bool] | None = None) -> tuple[int, int]:
+        """Play the pending matches.
+
+        :param stop: asked before the first match and after each batch of results
+            is written; when it returns true the run ends early (pending matches
+            stay pending, the tournament's status becomes ``stopped``). Gauntlets
+            use it for SPRT stopping.
+        """
         store = open_store(self.store_url)
         # no other worker plays this tournament: claims left by a stopped run are stale
         store.requeue(tournament_id, running=True, failed=True)
+        if stop is not None and stop():
+            store.set_tournament_status(tournament_id, "stopped")
+            return store.progress(tournament_id)
         store.set_tournament_status(tournament_id, "running")
         specs = store.pending_specs(tournament_id)
         done, total = store.progress(tournament_id)
@@ -138,6 +149,8 @@ class EmbeddedExecutor(Executor):
                     self.errors.append(item["error"])
             if progress:
                 progress(done, total)
+            if stop is not None and stop():
+                raise _Stopped
 
         threads = ThreadPoolExecutor(max_workers=max(1, min(32, len(remote)))) if remote else None
         futures: set[Future[Any]] = set()
@@ -162,6 +175,10 @@ class EmbeddedExecutor(Executor):
                     raise
                 pool.shutdown(wait=True)
             self._drain(futures, write)
+        except _Stopped:
+            store.requeue(tournament_id, running=True, failed=False)
+            store.set_tournament_status(tournament_id, "stopped")
+            return store.progress(tournament_id)
         finally:
             if threads is not None:
                 threads.shutdown(wait=False, cancel_futures=True)
@@ -185,6 +202,10 @@ class EmbeddedExecutor(Executor):
             return [{"record": play_spec(spec, router=self.router).to_dict()}]
         except Exception as exc:  # noqa: BLE001
             return [{"error": f"{spec.match_id}: {type(exc).__name__}: {exc}"}]
+
+
+class _Stopped(Exception):
+    """Raised inside a run when its ``stop`` callback says so."""
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:

@@ -1,0 +1,78 @@
+"""A gauntlet with ``[gauntlet.sprt]`` stops by itself when the SPRT decides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.tournaments import commands
+from arena.tournaments.executors import open_store
+
+GAUNTLET = """
+[tournament]
+id = "sprt-{name}"
+name = "SPRT gauntlet"
+game = "calypso"
+format = "gauntlet"
+deals = 60
+seed = 3
+deadline_ms = 2000
+
+[gauntlet]
+candidate = "heuristic"
+
+[gauntlet.sprt]
+elo0 = {elo0}
+elo1 = {elo1}
+alpha = 0.05
+beta = 0.05
+pentanomial = {penta}
+
+[[entrants]]
+id = "heuristic"
+bot = "heuristic"
+
+[[entrants]]
+id = "random"
+bot = "random"
+"""
+
+
+def _run(tmp_path: Path, name: str, elo0: float, elo1: float, penta: bool) -> tuple[int, int, object]:
+    file = tmp_path / f"{name}.toml"
+    file.write_text(GAUNTLET.format(name=name, elo0=elo0, elo1=elo1, penta=str(penta).lower()))
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    commands.run(file, url, jobs=1, show_standings=False)
+    store = open_store(url)
+    done, total = store.progress(f"sprt-{name}")
+    return done, total, store.tournament(f"sprt-{name}").status
+
+
+def test_strong_candidate_accepts_h1_early(tmp_path: Path) -> None:
+    # heuristic beats random in ~95% of calypso games: H1 (elo >= 100) is accepted fast
+    done, total, status = _run(tmp_path, "h1", 0, 100, False)
+    assert total == 120 and 0 < done < total and status == "stopped"
+    config, store, _ = commands.register(tmp_path / "h1.toml", f"sqlite:///{tmp_path / 'arena.db'}")
+    stopper = commands.sprt_stopper(config, store)
+    assert stopper is not None and stopper() and stopper.decision == "H1"
+    # running again does not play on: the test has decided
+    again, _, _ = _run(tmp_path, "h1", 0, 100, False)
+    assert again == done
+
+
+def test_pentanomial_pairs_the_two_seatings(tmp_path: Path) -> None:
+    done, total, status = _run(tmp_path, "penta", 0, 100, True)
+    assert 0 < done < total and status == "stopped"
+    config, store, _ = commands.register(tmp_path / "penta.toml", f"sqlite:///{tmp_path / 'arena.db'}")
+    stopper = commands.sprt_stopper(config, store)
+    assert stopper is not None and stopper() and stopper.decision == "H1"
+
+
+def test_undecided_test_plays_everything(tmp_path: Path) -> None:
+    # an absurd H1 (elo >= 3000) against H0 (elo <= 2900) cannot decide on 6 games
+    file_deals = GAUNTLET.replace("deals = 60", "deals = 3")
+    file = tmp_path / "u.toml"
+    file.write_text(file_deals.format(name="u", elo0=2900, elo1=3000, penta="false"))
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    commands.run(file, url, jobs=1, show_standings=False)
+    store = open_store(url)
+    assert store.progress("sprt-u") == (6, 6) and store.tournament("sprt-u").status == "done"

@@ -14,6 +14,11 @@
 
 Both are ``acks_late`` with ``reject_on_worker_lost``: a batch whose worker died
 is delivered again.
+
+A gauntlet with ``[gauntlet.sprt]`` stops by itself: a batch plays nothing once
+the SPRT on the recorded results has decided (checked when the batch starts and
+after each match), and finalize then marks the tournament ``stopped`` instead of
+resubmitting what is pending.
 """
 
 from __future__ import annotations
@@ -50,6 +55,17 @@ def get_store(url: str) -> Any:
         return store
 
 
+def _sprt_decided(store: Any, tournament_id: str) -> Any:
+    """A callable telling whether the tournament's SPRT has decided (``None`` if it has none)."""
+    from arena.tournaments.commands import sprt_stopper, stored_config
+
+    try:
+        config = stored_config(store, tournament_id)
+    except Exception:  # noqa: BLE001 - a tournament stored without its file has no SPRT
+        return None
+    return sprt_stopper(config, store)
+
+
 def _store_url(task: Any, store_url: str | None) -> str:
     return store_url or str(task.app.conf.get("arena_store_url") or "sqlite:///arena.db")
 
@@ -65,7 +81,11 @@ def play_batch(self: Any, tournament_id: str, match_ids: list[str],
     worker = f"{socket.gethostname()}:{os.getpid()}"
     recorded, skipped, errors = 0, 0, []
     start = time.perf_counter()
+    sprt = _sprt_decided(store, tournament_id)
     for match_id in match_ids:
+        if sprt is not None and sprt():
+            skipped += 1
+            continue
         # claim(timeout=0) is refused only for a match already done (or failed); it
         # takes over a match claimed by a worker that died with this batch's first
         # delivery. Claims are advisory: the record is written once anyway.
@@ -99,8 +119,12 @@ def finalize(self: Any, results: Any, tournament_id: str, store_url: str | None 
     errors = [e for r in (results or []) if isinstance(r, dict) for e in r.get("errors", [])]
     summary: dict[str, Any] = {"tournament_id": tournament_id, "done": done, "total": total,
                                "round": round, "errors": errors[:20], "resubmitted": 0}
+    sprt = _sprt_decided(store, tournament_id)
     if done >= total:
         store.set_tournament_status(tournament_id, "done")
+    elif sprt is not None and sprt():
+        store.set_tournament_status(tournament_id, "stopped")
+        summary["sprt"] = sprt.decision
     elif round < MAX_ROUNDS:
         from arena.tournaments.executors import submit_chord
 

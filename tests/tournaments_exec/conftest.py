@@ -1,4 +1,4 @@
-"""Fixtures of the executor fault tests: a private redis-server (port 6390 by
+"""Fixtures of the executor fault tests: a private redis-server (a free port by
 default, ``ARENA_TEST_REDIS_PORT``), real ``celery worker`` processes and
 tournament files. Every process started here is stopped by its fixture."""
 
@@ -22,9 +22,16 @@ for _p in (str(ROOT), str(SDK)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-REDIS_PORT = int(os.environ.get("ARENA_TEST_REDIS_PORT", "6390"))
+REDIS_PORT = int(os.environ.get("ARENA_TEST_REDIS_PORT", "0"))
+"""Port of the tests' private redis-server; 0 (default) picks a free one per test."""
 VISIBILITY_TIMEOUT = 3
 """Seconds: above the longest batch of these tests (well under 1 s each)."""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def _port_open(port: int) -> bool:
@@ -82,10 +89,11 @@ class RedisServer:
 @pytest.fixture
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
-    if _port_open(REDIS_PORT):
-        pytest.fail(f"port {REDIS_PORT} is busy: set ARENA_TEST_REDIS_PORT to a free port")
-    server = RedisServer(REDIS_PORT, tmp_path_factory.mktemp("redis"))
+        pytest.fail("redis-server is not installed (.ci/run installs it)")
+    port = REDIS_PORT or _free_port()
+    if _port_open(port):
+        pytest.fail(f"port {port} is busy: set ARENA_TEST_REDIS_PORT to a free port")
+    server = RedisServer(port, tmp_path_factory.mktemp("redis"))
     server.start()
     try:
         yield server

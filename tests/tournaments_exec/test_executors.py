@@ -223,3 +223,45 @@ def test_embedded_stop_and_resume(tmp_path: Path) -> None:
     _, store2, _ = register(file, other)
     EmbeddedExecutor(other, 2).run(config.id)
     assert _summary(store, config.id) == _summary(store2, config.id)
+
+
+def test_celery_gauntlet_stops_when_the_sprt_decides(tmp_path: Path, redis_server: RedisServer,
+                                                     workers: list[Worker]) -> None:
+    from arena.tournaments.commands import sprt_stopper
+
+    file = tmp_path / "g.toml"
+    file.write_text("""
+[tournament]
+id = "g"
+game = "calypso"
+format = "gauntlet"
+deals = 60
+seed = 3
+deadline_ms = 5000
+
+[gauntlet]
+candidate = "h"
+
+[gauntlet.sprt]
+elo0 = 0
+elo1 = 100
+
+[[entrants]]
+id = "h"
+bot = "heuristic"
+
+[[entrants]]
+id = "r"
+bot = "random"
+""", encoding="utf-8")
+    url = _url(tmp_path / "g.db")
+    config, store, _ = register(file, url)
+    start_workers(workers, 2, redis_server.url, url, tmp_path)
+    CeleryExecutor(make_app(redis_server.url, url, VISIBILITY_TIMEOUT), url, batch_size=4).submit(config.id)
+    _wait_status(store, config.id, "stopped", timeout=60)
+    done, total = store.progress(config.id)
+    assert total == 120 and 0 < done < total
+    stopper = sprt_stopper(config, store)
+    assert stopper is not None and stopper() and stopper.decision == "H1"
+    ids = [r.match_id for r in store.records(config.id)]
+    assert len(ids) == len(set(ids))  # still exactly once

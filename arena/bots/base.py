@@ -65,8 +65,13 @@ class Agent:
         """Choose an action; may return its canonical text instead."""
         raise NotImplementedError
 
-    def action_refused(self, reason: str, retry_allowed: bool) -> None:
-        """The last action was refused; ``act`` is called again if ``retry_allowed``."""
+    def action_refused(self, reason: str, retry_allowed: bool, kind: str = "illegal") -> None:
+        """The last action was refused; ``act`` is called again if ``retry_allowed``.
+
+        ``kind`` is ``invalid`` (not an action of this game: unreadable text, unknown
+        id), ``ambiguous`` (text matching several actions) or ``illegal`` (well formed,
+        forbidden by the rules now).
+        """
 
     def end_match(self, seat: SeatIndex, returns: Sequence[float]) -> None:
         """The match is over; ``returns`` holds every seat's result."""

@@ -34,6 +34,14 @@ from arena.gateway.router import DecisionRouter
 __all__ = ["RemoteAgent"]
 
 
+_REFUSAL_CODES = {
+    "invalid": bot_pb2.DECISION_ERROR_CODE_INVALID_ACTION,
+    "ambiguous": bot_pb2.DECISION_ERROR_CODE_AMBIGUOUS_ACTION,
+    "illegal": bot_pb2.DECISION_ERROR_CODE_ILLEGAL_ACTION,
+}
+"""The referee's refusal kinds as wire codes."""
+
+
 class RemoteAgent(Agent):
     """An :class:`~arena.bots.base.Agent` played by a remote bot."""
 
@@ -91,11 +99,11 @@ class RemoteAgent(Agent):
             raise AgentFailure("the bot's decision carries no action")
         return action
 
-    def action_refused(self, reason: str, retry_allowed: bool) -> None:
+    def action_refused(self, reason: str, retry_allowed: bool, kind: str = "illegal") -> None:
         self._retrying = retry_allowed
+        code = _REFUSAL_CODES.get(kind, bot_pb2.DECISION_ERROR_CODE_ILLEGAL_ACTION)
         self.router.notify(self.bot_id, bot_pb2.ArenaMessage(decision_error=bot_pb2.DecisionError(
-            request_id=self._last_request_id, code=bot_pb2.DECISION_ERROR_CODE_ILLEGAL_ACTION,
-            reason=reason, retry_allowed=retry_allowed)))
+            request_id=self._last_request_id, code=code, reason=reason, retry_allowed=retry_allowed)))
 
     def end_match(self, seat: SeatIndex, returns: Sequence[float]) -> None:
         self.router.notify(self.bot_id, bot_pb2.ArenaMessage(match_ended=bot_pb2.MatchEnded(

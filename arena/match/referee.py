@@ -44,7 +44,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from arena.bots.base import Agent, AgentFailure, DecisionTimeout, LegalActions, MatchInfo
-from arena.core.errors import IllegalActionError, InvalidActionError
+from arena.core.errors import AmbiguousActionError, IllegalActionError, InvalidActionError
 from arena.core.state import Action, Game, State
 from arena.records.record import ActionEntry, Fault, MatchRecord
 
@@ -175,7 +175,8 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
             action = _resolve(state, answer)
             state.validate(action)
         except (InvalidActionError, IllegalActionError) as exc:
-            kind = "illegal" if isinstance(exc, IllegalActionError) else "invalid"
+            kind = ("illegal" if isinstance(exc, IllegalActionError)
+                    else "ambiguous" if isinstance(exc, AmbiguousActionError) else "invalid")
             reason = exc.reason
         except Exception as exc:  # noqa: BLE001 - e.g. an unhashable or odd answer
             kind, reason = "invalid", f"unusable answer: {type(exc).__name__}: {exc}"
@@ -185,7 +186,7 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
         retry = refusals <= max_retries and clock() - start < limit
         record.faults.append(Fault(seat, step, kind, reason, _short(answer)))
         try:
-            agent.action_refused(reason, retry)
+            agent.action_refused(reason, retry, kind)
         except Exception:  # noqa: BLE001 - a failing notification ends the retries
             retry = False
         if not retry:

@@ -49,7 +49,7 @@ class Fault:
     step: int
     """Index of the decision in the action list."""
     kind: str
-    """``timeout``, ``late``, ``invalid``, ``illegal``, ``crash``, ``exception`` or ``absent``."""
+    """``timeout``, ``late``, ``invalid``, ``ambiguous``, ``illegal``, ``crash``, ``exception`` or ``absent``."""
     reason: str
     """Human-readable reason (as sent to the bot)."""
     answer: str = ""

@@ -457,3 +457,30 @@ def test_async_decide_with_concurrency(gateway: Gateway) -> None:
         assert bot.granted == 4
     finally:
         thread.stop()
+
+
+class UnreadableFirst(Bot):
+    """Answers every first attempt with text that is no action of the game, then a legal one."""
+
+    def decide(self, request: bot_pb2.DecisionRequest) -> int | str:
+        if request.attempt == 1:
+            return "not a card"
+        return request.legal_actions[0].text
+
+
+def test_unreadable_action_gets_invalid_code(gateway: Gateway) -> None:
+    _, token = gateway.registry.register("unreadable")
+    bot = UnreadableFirst()
+    thread = _connect(gateway, bot, "unreadable", token)
+    try:
+        record = run_match(HighcardGame(), [gateway.agent("unreadable")] * 2, seed=2, deadline_ms=3000).record
+        asked = _asked(record)
+        assert [f.kind for f in record.faults] == ["invalid"] * asked and asked > 0
+        deadline = time.monotonic() + 5
+        while len(bot.errors) < asked and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(bot.errors) == asked
+        assert {e.code for e in bot.errors} == {bot_pb2.DECISION_ERROR_CODE_INVALID_ACTION}
+        assert all(e.retry_allowed and e.reason for e in bot.errors)
+    finally:
+        thread.stop()

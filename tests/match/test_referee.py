@@ -20,6 +20,7 @@ class Scripted(Agent):
     def __init__(self, answers: Sequence[Any]) -> None:
         self.answers = list(answers)
         self.refusals: list[tuple[str, bool]] = []
+        self.kinds: list[str] = []
         self.ended: list[float] | None = None
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Any:
@@ -30,8 +31,9 @@ class Scripted(Agent):
             return answer
         return legal_actions[0]
 
-    def action_refused(self, reason: str, retry_allowed: bool) -> None:
+    def action_refused(self, reason: str, retry_allowed: bool, kind: str = "illegal") -> None:
         self.refusals.append((reason, retry_allowed))
+        self.kinds.append(kind)
 
     def end_match(self, seat: int, returns: Sequence[float]) -> None:
         self.ended = list(returns)
@@ -69,6 +71,7 @@ def test_illegal_answer_is_refused_with_reason_then_retried() -> None:
     assert [f.kind for f in r.faults] == ["illegal", "invalid"]
     assert "not in your hand" in r.faults[0].reason and r.faults[0].answer == opp_card
     assert agent.refusals[0][1] is True and agent.refusals[1][1] is True
+    assert agent.kinds == ["illegal", "invalid"]
     assert r.actions[0].action == own and not r.actions[0].default
 
 

@@ -303,12 +303,11 @@ def _fit_sides(
     if not sides_a:
         raise RatingError("no comparisons to fit")
     players = sorted({p for side in sides_a + sides_b for p in side})
+    idx = {p: i for i, p in enumerate(players)}
     if all(len(x) == 1 for x in sides_a) and all(len(x) == 1 for x in sides_b):
-        idx = {p: i for i, p in enumerate(players)}
         ua = np.array([idx[x[0]] for x in sides_a])
         ub = np.array([idx[x[0]] for x in sides_b])
         return _fit_core(players, ua, ub, W, S, prior, confidence, offset, anchor)
-    idx = {p: i for i, p in enumerate(players)}
     rows, cols, vals = [], [], []
     for u, (sa, sb) in enumerate(zip(sides_a, sides_b)):
         for p in sa:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from arena.core.cards import parse_card
+from arena.core.cards import is_card_token, parse_card
 from arena.core.errors import InvalidActionError
 
 from arena.games.auction.rules import UNIT, money_key
@@ -85,8 +85,7 @@ class Pay:
     def __post_init__(self) -> None:
         cards = tuple(self.cards)
         for t in cards:
-            if not isinstance(t, str) or (t != "JK" and (len(t) != 2 or t[0] not in "23456789TJQKA"
-                                                          or t[1] not in "CDHS")):
+            if not isinstance(t, str) or not is_card_token(t, jokers=True):
                 raise InvalidActionError(f"{t!r} is not a card token")
         object.__setattr__(self, "cards", tuple(sorted(cards, key=_card_key)))
 

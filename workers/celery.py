@@ -30,14 +30,19 @@ still recorded once).
 
 Run: ``celery -A workers.celery worker -l info`` (or ``arena worker``). Prefork is
 fine: tasks never use gRPC (remote bots are reached through Redis,
-:mod:`arena.gateway.redis_router`).
+:mod:`arena.gateway.redis_router`). On ``worker_init`` the parent process imports the
+engines, bots and store modules and migrates the store (:func:`workers.tasks.warm_up`),
+so the forked pool processes start warm.
 """
 
 from __future__ import annotations
 
 import os
 
+from typing import Any
+
 from celery import Celery
+from celery.signals import worker_init
 
 __all__ = ["app", "make_app", "REDIS_URL", "STORE_URL", "VISIBILITY_TIMEOUT"]
 
@@ -82,3 +87,12 @@ def make_app(redis_url: str | None = None, store_url: str | None = None,
 
 
 app = make_app()
+
+
+@worker_init.connect
+def _warm_up(sender: Any = None, **_: Any) -> None:
+    """Warm the worker's parent before the pool forks (see the module docstring)."""
+    from workers.tasks import warm_up
+
+    conf = getattr(getattr(sender, "app", None), "conf", None)
+    warm_up(conf.get("arena_store_url") if conf is not None else STORE_URL)

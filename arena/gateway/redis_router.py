@@ -240,6 +240,14 @@ class RedisBridge:
     It watches ``hub.sessions`` every ``poll_interval`` seconds: a new session
     gets its online key and a pull task; a closed one loses both and its queued
     requests are answered ``F``.
+
+    The hot path talks to Redis on connections of its own (one blocking pull
+    connection per connected bot, one reply connection for every reply), with
+    commands pre-encoded as in :class:`RedisRouter`: redis-py's connection and
+    parser, without its per-command client machinery (pool checkout, retry
+    wrapper, pipeline objects), which cost the gateway more CPU per decision than
+    the rest of the route. A reply is written to the socket as soon as the bot's
+    answer is handled; a task reads the responses behind it.
     """
 
     def __init__(self, hub: Any, url: str, *, gateway_id: str | None = None,
@@ -252,13 +260,21 @@ class RedisBridge:
         self._redis: aioredis.Redis | None = None
         self._pullers: dict[str, asyncio.Task[None]] = {}
         self._supervisor: asyncio.Task[None] | None = None
-        self._replies: set[asyncio.Task[None]] = set()
-        self._outgoing: list[tuple[bytes, bytes]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._outgoing: list[bytes] = []
+        """Replies (packed commands) waiting for the reply connection."""
+        self._reply_writer: Any = None
+        self._unread = 0
+        """Commands written on the reply connection whose responses are not read yet."""
+        self._ttl = b"%d" % REPLY_TTL
+        self._wake = asyncio.Event()
         self._blmpop = True
 
     async def start(self) -> RedisBridge:
         self._redis = aioredis.Redis.from_url(self.url, health_check_interval=0)
-        self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
+        loop = asyncio.get_running_loop()
+        self._writer = loop.create_task(self._write_replies())
+        self._supervisor = loop.create_task(self._supervise())
         return self
 
     async def stop(self) -> None:
@@ -269,9 +285,15 @@ class RedisBridge:
                 await self._supervisor
         for bot_id in list(self._pullers):
             await self._offline(bot_id)
-        for task in list(self._replies):
+        if self._writer is not None:
+            # the replies still queued (answers, ``F`` for the offline bots) go out first
+            deadline = time.monotonic() + 1.0
+            while (self._outgoing or self._unread) and not self._writer.done() \
+                    and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(task, 1.0)
+                await self._writer
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
@@ -317,38 +339,53 @@ class RedisBridge:
                     break
                 if isinstance(item, bytes) and item[:1] == b"D":
                     _, reply_key, _ = _parse_request(item)
-                    await self._reply(reply_key, f"Fbot {bot_id} disconnected".encode())
+                    self._reply(reply_key, f"Fbot {bot_id} disconnected".encode())
         except Exception as exc:  # noqa: BLE001
             log.warning("redis bridge: cleaning up %s: %s", bot_id, exc)
 
-    async def _pull(self, bot_id: str) -> None:
+    async def _connection(self) -> Any:
+        """A connection of the bridge's own (not returned to the pool)."""
         assert self._redis is not None
-        key = requests_key(bot_id)
-        while True:
-            try:
-                if self._blmpop:
+        conn = self._redis.connection_pool.make_connection()
+        await conn.connect()
+        return conn
+
+    async def _pull(self, bot_id: str) -> None:
+        key = requests_key(bot_id).encode()
+        blmpop = _pack(b"BLMPOP", b"1", b"1", key, b"LEFT", b"COUNT", b"%d" % PULL_BATCH)
+        blpop = _pack(b"BLPOP", key, b"1")
+        conn: Any = None
+        try:
+            while True:
+                try:
+                    if conn is None:
+                        conn = await self._connection()
                     # BLMPOP (Redis >= 7): up to PULL_BATCH queued items per round trip
-                    popped = await self._redis.blmpop(1, 1, key, direction="LEFT", count=PULL_BATCH)
-                else:
-                    one = await self._redis.blpop([key], timeout=1)
-                    popped = None if one is None else [one[0], [one[1]]]
-            except asyncio.CancelledError:
-                raise
-            except aioredis.ResponseError as exc:
-                if "unknown command" in str(exc).lower() and self._blmpop:
-                    self._blmpop = False  # Redis < 7
+                    await conn.send_packed_command(blmpop if self._blmpop else blpop, check_health=False)
+                    popped = await conn.read_response()
+                except asyncio.CancelledError:
+                    raise
+                except aioredis.ResponseError as exc:
+                    if "unknown command" in str(exc).lower() and self._blmpop:
+                        self._blmpop = False  # Redis < 7
+                        continue
+                    log.warning("redis bridge: pulling %s: %s", bot_id, exc)
+                    await asyncio.sleep(0.5)
                     continue
-                log.warning("redis bridge: pulling %s: %s", bot_id, exc)
-                await asyncio.sleep(0.5)
-                continue
-            except Exception as exc:  # noqa: BLE001 - Redis down: retry
-                log.warning("redis bridge: pulling %s: %s", bot_id, exc)
-                await asyncio.sleep(0.5)
-                continue
-            if popped:
-                for item in popped[1]:
+                except Exception as exc:  # noqa: BLE001 - Redis down: reconnect and retry
+                    log.warning("redis bridge: pulling %s: %s", bot_id, exc)
+                    conn = await _discard(conn)
+                    await asyncio.sleep(0.5)
+                    continue
+                if not popped:
+                    continue
+                items = popped[1] if self._blmpop else [popped[1]]
+                for item in items:
                     if isinstance(item, bytes):
                         self._handle(bot_id, item)
+        finally:
+            # cancelled (the bot went offline, or stop()) with a pop possibly in flight
+            await _discard(conn)
 
     def _handle(self, bot_id: str, item: bytes) -> None:
         kind = item[:1]
@@ -368,7 +405,7 @@ class RedisBridge:
             return
         remaining = deadline_ms / 1000.0 - time.time()
         if remaining <= 0:
-            self._spawn(self._reply(reply_key, b"Tthe deadline passed before the gateway got the request"))
+            self._reply(reply_key, b"Tthe deadline passed before the gateway got the request")
             return
         future: concurrent.futures.Future[bot_pb2.Decision] = concurrent.futures.Future()
         future.add_done_callback(lambda f: self._done(reply_key, f))
@@ -385,41 +422,70 @@ class RedisBridge:
                 payload = b"T" + str(exc).encode()
             else:
                 payload = b"F" + (str(exc) or type(exc).__name__).encode()
-        # one flush task per batch of answers, not one task per answer
-        self._outgoing.append((reply_key, payload))
-        if len(self._outgoing) == 1:
-            self._spawn(self._flush_soon())
+        self._reply(reply_key, payload)
 
-    async def _flush_soon(self) -> None:
-        # a new task first runs in the next loop turn: the answers completed in
-        # this turn have joined ``_outgoing`` by then
-        await self._flush()
+    def _reply(self, reply_key: bytes, payload: bytes) -> None:
+        """Send a reply to the worker waiting on ``reply_key`` (loop thread only).
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._replies.add(task)
-        task.add_done_callback(self._replies.discard)
+        Written to the reply connection's socket at once when it is up (no loop
+        turn between the bot's answer and its push); else queued for the reply
+        task, which writes the queue when it has (re)connected.
+        """
+        packed = _pack(b"RPUSH", reply_key, payload) + _pack(b"EXPIRE", reply_key, self._ttl)
+        writer = self._reply_writer
+        if writer is not None and not self._outgoing and not writer.is_closing():
+            writer.write(packed)
+            self._unread += 2
+        else:
+            self._outgoing.append(packed)
+        self._wake.set()
 
-    async def _reply(self, reply_key: bytes, payload: bytes) -> None:
-        """Queue a reply; replies ready in the same loop turn go out in one pipeline."""
-        self._outgoing.append((reply_key, payload))
-        if len(self._outgoing) == 1:
-            await asyncio.sleep(0)  # let the other answers of this turn join
-            await self._flush()
+    async def _write_replies(self) -> None:
+        """The reply task: owns the reply connection and reads its responses.
 
-    async def _flush(self) -> None:
-        assert self._redis is not None
-        batch, self._outgoing = self._outgoing, []
-        if not batch:
-            return
+        ``_reply`` writes to the connection's stream directly; this task reads one
+        response per command written, keeping the connection in step, writes the
+        queued replies (when the connection was down, or the stream is not
+        writable directly), and reconnects after an error (the replies on the
+        wire then are lost: their workers time out by themselves).
+        """
+        conn: Any = None
         try:
-            pipe = self._redis.pipeline(transaction=False)
-            for reply_key, payload in batch:
-                pipe.rpush(reply_key, payload)
-                pipe.expire(reply_key, REPLY_TTL)
-            await pipe.execute()
-        except Exception as exc:  # noqa: BLE001 - the workers time out by themselves
-            log.warning("redis bridge: %d replies lost: %s", len(batch), exc)
+            while True:
+                if not self._unread and not self._outgoing:
+                    await self._wake.wait()
+                    self._wake.clear()
+                    continue
+                try:
+                    if conn is None:
+                        conn = await self._connection()
+                        writer = getattr(conn, "_writer", None)  # redis-py's StreamWriter
+                        self._reply_writer = writer if hasattr(writer, "write") else None
+                    if self._outgoing:
+                        batch, self._outgoing = self._outgoing, []
+                        self._unread += 2 * len(batch)
+                        await conn.send_packed_command(b"".join(batch), check_health=False)
+                    while self._unread:
+                        await conn.read_response()
+                        self._unread -= 1
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - the workers time out by themselves
+                    log.warning("redis bridge: up to %d replies lost: %s", self._unread // 2, exc)
+                    self._reply_writer, self._unread = None, 0
+                    conn = await _discard(conn)
+                    await asyncio.sleep(0.2)
+        finally:
+            self._reply_writer = None
+            await _discard(conn)
+
+
+async def _discard(conn: Any) -> None:
+    """Close a bridge connection whose state is unknown; returns ``None``."""
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            await conn.disconnect(nowait=True)
+    return None
 
 
 def _parse_request(item: bytes) -> tuple[int, bytes, bytes]:

@@ -10,23 +10,25 @@ router may carry them between processes.
 * :class:`LocalRouter` (embedded default): the referee runs in a thread of the
   gateway's process; requests go through an in-process queue (the event loop's
   call queue) to the :class:`~arena.gateway.session.SessionHub`.
-* A Redis router (the distributed-tournaments issue) implements the same
-  interface on the worker side: ``decide`` does ``RPUSH arena:bot:<bot_id>:requests``
-  with the serialized request and a reply key ``arena:reply:<uuid>``, then
-  ``BLPOP`` on the reply key with the timeout; a bridge task in the gateway pops
-  each connected bot's queue, calls ``SessionHub.submit`` and pushes the serialized
-  Decision (or a failure marker) to the reply key. Workers never hold gRPC
-  objects, so they may fork freely.
+* :class:`~arena.gateway.redis_router.RedisRouter` (distributed mode) implements
+  the same interface on the worker side: the serialized request goes to the bot's
+  Redis queue with a reply key, and a
+  :class:`~arena.gateway.redis_router.RedisBridge` in the gateway that holds the bot
+  answers on that key. Workers never hold gRPC objects, so they may fork freely:
+  this module, the router and :mod:`arena.gateway.remote_agent` import no gRPC.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
 
 from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout
-from arena.gateway.session import SessionHub
+
+if TYPE_CHECKING:  # the session module imports gRPC; workers must not
+    from arena.gateway.session import SessionHub
 
 __all__ = ["DecisionRouter", "LocalRouter"]
 

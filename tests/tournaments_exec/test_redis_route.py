@@ -1,0 +1,208 @@
+"""The remote route on its own: RedisRouter (worker side) -> private Redis ->
+RedisBridge in a real Gateway -> gRPC -> an SDK bot, and back.
+
+These pin the routing contract that the executor tests only cross on the way:
+answers reach the request that asked (also when many are in flight and replies go
+out together), failures are reported as failures at once (bot unknown, bot gone
+with requests queued), deadlines hold, the bridge survives a Redis restart, and a
+worker process imports no gRPC.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tournaments_exec.conftest import ROOT, RedisServer
+
+sys.path.insert(0, str(ROOT / "clients" / "python"))
+
+from arenabot import Bot  # noqa: E402
+
+from arena.bot.v1 import bot_pb2  # noqa: E402
+from arena.bots.base import AgentFailure, DecisionTimeout  # noqa: E402
+
+
+class EchoBot(Bot):
+    """Answers with the only legal action's id (each request carries its own)."""
+
+    def decide(self, request: Any) -> int:
+        return int(request.legal_actions[0].id)
+
+
+class StallBot(Bot):
+    """Never answers (the arena's deadline applies); counts what it was asked."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.asked = 0
+
+    async def decide(self, request: Any) -> None:  # type: ignore[override]
+        self.asked += 1
+        await asyncio.sleep(30)
+
+
+def _request(action_id: int) -> bot_pb2.DecisionRequest:
+    request = bot_pb2.DecisionRequest(match_id="route-test", game="highcard", seat=0, attempt=1)
+    request.legal_actions.add(id=action_id, text=str(action_id))
+    return request
+
+
+class _Route:
+    def __init__(self, redis_url: str) -> None:
+        from arena.gateway import Gateway, GatewayConfig
+        from arena.gateway.redis_router import RedisRouter
+
+        self.gateway = Gateway("127.0.0.1:0", config=GatewayConfig(redis_url=redis_url)).start()
+        self.router = RedisRouter(redis_url, slack=0.5)
+        self.bots: list[Any] = []
+
+    def connect(self, bot_id: str, bot: Bot) -> None:
+        from gateway.helpers import BotThread
+
+        _, token = self.gateway.registry.register(bot_id)
+        self.bots.append(BotThread(bot, self.gateway.target, token).start())
+        assert self.router.wait_connected(bot_id, 10), f"{bot_id} did not come online in Redis"
+
+    def close(self) -> None:
+        for thread in self.bots:
+            thread.stop()
+        self.router.close()
+        self.gateway.stop(grace=0.5)
+
+
+@pytest.fixture
+def route(redis_server: RedisServer) -> Iterator[_Route]:
+    r = _Route(redis_server.url)
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def test_every_answer_reaches_its_own_request(route: _Route) -> None:
+    """8 threads x 60 requests in flight together: replies are written as answers
+    come, several per flush; each must land on its own reply key."""
+    route.connect("echo", EchoBot(max_concurrent=16))
+    wrong: list[tuple[int, int]] = []
+    errors: list[BaseException] = []
+
+    def ask(base: int) -> None:
+        try:
+            for i in range(60):
+                action = base + i
+                decision = route.router.decide("echo", _request(action), 5.0)
+                if decision.action_id != action:
+                    wrong.append((action, decision.action_id))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ask, args=(1000 * k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    assert not wrong, wrong[:5]
+    assert all(not t.is_alive() for t in threads)
+
+
+def test_unknown_bot_fails_at_once(route: _Route) -> None:
+    start = time.monotonic()
+    with pytest.raises(AgentFailure, match="not connected"):
+        route.router.decide("nobody", _request(1), 5.0)
+    assert time.monotonic() - start < 1.0
+
+
+def test_a_silent_bot_times_out_at_the_deadline(route: _Route) -> None:
+    route.connect("stall", StallBot())
+    start = time.monotonic()
+    with pytest.raises(DecisionTimeout):
+        route.router.decide("stall", _request(1), 0.4)
+    elapsed = time.monotonic() - start
+    assert 0.35 <= elapsed < 0.4 + route.router.slack, elapsed
+
+
+def test_requests_queued_for_a_bot_that_leaves_fail_quickly(route: _Route) -> None:
+    """A bot with one slot stalls on its first request; three more wait in the
+    gateway. When the bot goes, all four waiting workers hear AgentFailure long
+    before their 20 s deadline."""
+    bot = StallBot(max_concurrent=1)
+    route.connect("leaver", bot)
+    outcomes: list[BaseException | None] = []
+    lock = threading.Lock()
+
+    def ask(k: int) -> None:
+        try:
+            route.router.decide("leaver", _request(k), 20.0)
+            result: BaseException | None = None
+        except BaseException as exc:  # noqa: BLE001 - inspected below
+            result = exc
+        with lock:
+            outcomes.append(result)
+
+    threads = [threading.Thread(target=ask, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    end = time.monotonic() + 5
+    while bot.asked < 1:
+        assert time.monotonic() < end, "the bot was never asked"
+        time.sleep(0.01)
+    time.sleep(0.2)
+    start = time.monotonic()
+    route.bots[0].stop()
+    for t in threads:
+        t.join(10)
+    assert time.monotonic() - start < 5.0
+    assert len(outcomes) == 4
+    assert all(isinstance(o, AgentFailure) for o in outcomes), outcomes
+    with pytest.raises(AgentFailure):
+        route.router.decide("leaver", _request(9), 5.0)
+
+
+def test_the_bridge_survives_a_redis_restart(route: _Route, redis_server: RedisServer) -> None:
+    route.connect("echo", EchoBot())
+    assert route.router.decide("echo", _request(7), 5.0).action_id == 7
+    redis_server.restart(down=0.3)
+    end = time.monotonic() + 15
+    answered = False
+    while time.monotonic() < end:
+        try:
+            answered = route.router.decide("echo", _request(8), 2.0).action_id == 8
+        except (AgentFailure, DecisionTimeout):
+            time.sleep(0.2)  # the bridge reconnects and announces the bot again
+            continue
+        if answered:
+            break
+    assert answered, "no answer through the bridge after Redis came back"
+    for k in range(20):  # and it keeps answering
+        assert route.router.decide("echo", _request(100 + k), 5.0).action_id == 100 + k
+
+
+def test_a_worker_imports_no_grpc() -> None:
+    """What a Celery worker loads (the tasks, the warm-up, the Redis router, a
+    remote agent) must not import gRPC: gRPC state does not survive fork."""
+    code = (
+        "import sys\n"
+        "import workers.tasks\n"
+        "workers.tasks.warm_up(None)\n"
+        "from arena.tournaments.runner import play_spec, build_agents\n"
+        "from arena.tournaments.spec import MatchSpec\n"
+        "from arena.gateway.redis_router import RedisRouter\n"
+        "spec = MatchSpec('t:0', 't', 0, 'calypso', None, {}, 1, ('a',) * 4, ('remote:x',) * 4)\n"
+        "agents = build_agents(spec, router=RedisRouter('redis://127.0.0.1:1/0'))\n"
+        "assert type(agents[0]).__name__ == 'RemoteAgent'\n"
+        "print(sorted(m for m in sys.modules if m == 'grpc' or m.startswith('grpc.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]", out.stdout

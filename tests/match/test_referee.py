@@ -151,3 +151,28 @@ def test_bad_lines_are_collected_not_fatal() -> None:
     errors: list[Any] = []
     got = list(rec.read_records(io.StringIO(text), errors))
     assert len(got) == 2 and [e.lineno for e in errors] == [2, 3]
+
+
+def test_record_to_dict_equals_asdict_and_is_independent() -> None:
+    """``MatchRecord.to_dict`` is built by hand for speed: it must equal the
+    generic ``dataclasses.asdict`` (so a new field cannot be forgotten) and share
+    no mutable part with the record."""
+    import dataclasses
+
+    from arena.bots import make_bot
+    from arena.games import get_game
+
+    game = get_game("calypso")
+    result = run_match(game, [make_bot("calypso", "random", seed=s) for s in range(4)], seed=5,
+                       tags={"nested": {"a": [1, 2]}}, match_id="m")
+    record = result.record
+    record.faults.append(rec.Fault(seat=1, step=3, kind="timeout", reason="slow", answer="x"))
+    data = record.to_dict()
+    assert data == dataclasses.asdict(record)
+    data["tags"]["nested"]["a"].append(3)
+    data["actions"][0]["seat"] = 99
+    data["decks"][0].append("XX")
+    assert record.tags["nested"]["a"] == [1, 2]
+    assert record.actions[0].seat != 99
+    assert "XX" not in record.decks[0]
+    assert rec.loads(rec.dumps(record)) == record

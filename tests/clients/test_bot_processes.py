@@ -47,12 +47,15 @@ def _play(gateway: Gateway, bot_id: str, matches: int) -> None:
             assert result.record.terminal and sum(result.record.returns) == 0
 
 
-def test_python_sdk_bot_process(gateway: Gateway) -> None:
-    _, token = gateway.registry.register("py-proc")
-    proc = sdk_process(gateway.target, token, "--bot", "random", "--max-concurrent", "4")
+@pytest.mark.parametrize("event_loop", ["asyncio", "uvloop"])
+def test_python_sdk_bot_process(gateway: Gateway, event_loop: str) -> None:
+    bot_id = f"py-proc-{event_loop}"
+    _, token = gateway.registry.register(bot_id)
+    proc = sdk_process(gateway.target, token, "--bot", "random", "--max-concurrent", "4",
+                       "--event-loop", event_loop)
     try:
-        assert gateway.wait_connected("py-proc", 20), _stop(proc)
-        _play(gateway, "py-proc", 3)
+        assert gateway.wait_connected(bot_id, 20), _stop(proc)
+        _play(gateway, bot_id, 3)
     finally:
         _stop(proc)
 

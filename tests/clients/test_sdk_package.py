@@ -81,7 +81,9 @@ def test_wheel_contents(wheel: Path) -> None:
                 assert "from arena" not in text and "import arena" not in text, name
     requires = sorted(line.split(":", 1)[1].strip() for line in meta.splitlines()
                       if line.startswith("Requires-Dist:"))
-    assert requires == ["grpcio>=1.85.1", "protobuf>=7.35.1"]
+    assert [r for r in requires if "extra ==" not in r] == ["grpcio>=1.85.1", "protobuf>=7.35.1"]
+    assert [r for r in requires if "extra ==" in r] == [
+        'uvloop>=0.21; sys_platform != "win32" and extra == "uvloop"']
 
 
 def test_venv_has_only_the_sdk(venv_python: Path, tmp_path: Path) -> None:
@@ -97,7 +99,11 @@ def test_venv_has_only_the_sdk(venv_python: Path, tmp_path: Path) -> None:
     assert has_arena == "False", "the platform (or an arena/ directory) is importable in the venv"
     assert wire == "arenabot._wire.bot_pb2"
     usage = _run(venv_python, "-m", "arenabot", "--help", cwd=tmp_path).stdout
-    assert "--target" in usage and "--token" in usage
+    assert "--target" in usage and "--token" in usage and "--event-loop" in usage
+    # uvloop is an extra: asked for without it, the bot says how to get it
+    out = subprocess.run([str(venv_python), "-m", "arenabot", "--event-loop", "uvloop"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "pip install 'arenabot[uvloop]'" in out.stderr, out.stderr
 
 
 def test_venv_bot_plays_through_gateway(venv_python: Path, gateway: Gateway, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 
-from arenabot.bot import Bot, BotStopped
+from arenabot.bot import EVENT_LOOPS, Bot, BotStopped, event_loop_factory
 
 BUILTIN = {"random": "arenabot.examples.random_bot:RandomBot"}
 
@@ -41,17 +41,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-concurrent", type=int, default=1)
     parser.add_argument("--no-reconnect", action="store_true", help="exit when the stream ends")
     parser.add_argument("--seed", type=int, default=None, help="seed for the random bot")
+    parser.add_argument("--event-loop", choices=EVENT_LOOPS,
+                        default=os.environ.get("ARENABOT_EVENT_LOOP", "auto"),
+                        help="auto (uvloop when installed), asyncio or uvloop "
+                             "(default $ARENABOT_EVENT_LOOP or auto)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        event_loop_factory(args.event_loop)
+    except RuntimeError as exc:  # uvloop asked for and not installed
+        print(f"arenabot: {exc}", file=sys.stderr)
+        return 2
     cls = load_bot_class(args.bot)
     kwargs = {"max_concurrent": args.max_concurrent}
     if args.seed is not None:
         kwargs["seed"] = args.seed
     bot = cls(**kwargs)
     try:
-        bot.run(args.target, args.token, reconnect=not args.no_reconnect)
+        bot.run(args.target, args.token, reconnect=not args.no_reconnect, event_loop=args.event_loop)
     except BotStopped as exc:
         print(f"arenabot: {exc}", file=sys.stderr)
         return 2

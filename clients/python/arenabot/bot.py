@@ -23,9 +23,36 @@ import grpc
 
 from arenabot.wire import bot_pb2, bot_pb2_grpc
 
-__all__ = ["Bot", "BotStopped", "backoff_delays", "legal_choices", "observation_of"]
+__all__ = ["Bot", "BotStopped", "EVENT_LOOPS", "backoff_delays", "event_loop_factory", "legal_choices",
+           "observation_of"]
 
 log = logging.getLogger("arenabot")
+
+EVENT_LOOPS = ("auto", "asyncio", "uvloop")
+"""Event loops :meth:`Bot.run` can use (``--event-loop`` of ``python -m arenabot``)."""
+
+
+def event_loop_factory(kind: str = "auto") -> Callable[[], asyncio.AbstractEventLoop]:
+    """What creates the loop a bot runs on.
+
+    ``uvloop`` (``pip install 'arenabot[uvloop]'``) takes less CPU per message than
+    asyncio's own loop; ``auto`` uses it when it is installed, else asyncio's.
+
+    :raises ValueError: for an unknown kind.
+    :raises RuntimeError: for ``uvloop`` when it is not installed.
+    """
+    if kind not in EVENT_LOOPS:
+        raise ValueError(f"event loop must be one of {', '.join(EVENT_LOOPS)}; got {kind!r}")
+    if kind != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if kind == "uvloop":
+                raise RuntimeError("uvloop is not installed: pip install 'arenabot[uvloop]'") from None
+        else:
+            return uvloop.new_event_loop  # type: ignore[no-any-return]
+    return asyncio.new_event_loop
+
 
 _FATAL = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.INVALID_ARGUMENT,
           grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNIMPLEMENTED)
@@ -126,9 +153,10 @@ class Bot:
         if self._stop is not None:
             self._stop.set()
 
-    def run(self, target: str, token: str, **kwargs: Any) -> None:
-        """Blocking :meth:`run_async` in a fresh event loop."""
-        asyncio.run(self.run_async(target, token, **kwargs))
+    def run(self, target: str, token: str, *, event_loop: str = "auto", **kwargs: Any) -> None:
+        """Blocking :meth:`run_async` in a fresh event loop (see :func:`event_loop_factory`)."""
+        with asyncio.Runner(loop_factory=event_loop_factory(event_loop)) as runner:
+            runner.run(self.run_async(target, token, **kwargs))
 
     async def run_async(self, target: str, token: str, *, reconnect: bool = True,
                         initial_backoff: float = 0.1, max_backoff: float = 30.0,

@@ -107,7 +107,9 @@ class RedisRouter(DecisionRouter):
 
     ``decide`` writes its two commands (script + ``BLPOP``) pre-encoded on a
     connection of its own (one per thread) and reads the two replies: the same
-    round trip as a redis-py pipeline without its per-call machinery.
+    round trip as a redis-py pipeline without its per-call machinery. ``notify``
+    writes its script call on that connection and does not wait: its response is
+    read (and dropped: notifications are best effort) before the next decision's.
     """
 
     def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, slack: float = 1.0) -> None:
@@ -139,6 +141,7 @@ class RedisRouter(DecisionRouter):
     def _drop_connection(self) -> None:
         conn = getattr(self._local, "conn", None)
         self._local.conn = None
+        self._local.unread = 0
         if conn is not None:
             with contextlib.suppress(Exception):
                 conn.disconnect()
@@ -153,7 +156,7 @@ class RedisRouter(DecisionRouter):
         failure = b"Fbot " + bot_id.encode() + b" is not connected"
         wait = b"%.3f" % (timeout + self.slack)
         for attempt in (0, 1):
-            sent = False
+            answered = False  # whether Redis answered this decision's script call
             try:
                 client = self._client()
                 sha = self._script(client).encode()
@@ -163,9 +166,10 @@ class RedisRouter(DecisionRouter):
                            requests_key(bot_id).encode(), reply_key, envelope, failure,
                            b"%d" % REPLY_TTL)
                      + _pack(b"BLPOP", reply_key, wait)], check_health=False)
-                sent = True
+                self._read_notify_responses(conn)
                 try:
                     conn.read_response()
+                    answered = True
                 except redis.exceptions.ResponseError:
                     # the script did not run (e.g. NOSCRIPT after a Redis restart):
                     # nothing was pushed, so drop the connection with its pending BLPOP
@@ -183,8 +187,10 @@ class RedisRouter(DecisionRouter):
                 raise AgentFailure(f"routing through Redis failed: {exc}") from None
             except redis.exceptions.RedisError as exc:
                 self._drop_connection()
-                if not sent and not attempt and isinstance(exc, redis.exceptions.ConnectionError):
-                    continue  # a stale connection (Redis restarted): nothing was sent
+                if not answered and not attempt and isinstance(exc, redis.exceptions.ConnectionError):
+                    # a stale connection (Redis restarted): the script most likely never
+                    # ran; if it did, the bot is asked twice and the first answer counts
+                    continue
                 raise DecisionTimeout(f"Redis unavailable while routing to {bot_id}: {exc}") from None
             except BaseException:
                 self._drop_connection()  # e.g. interrupted mid-read: the replies are unread
@@ -201,17 +207,35 @@ class RedisRouter(DecisionRouter):
         raise AgentFailure(body.decode(errors="replace"))
 
     def notify(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None:
-        try:
-            client = self._client()
+        """Queue a one-way message for the bot (best effort; never waits for Redis)."""
+        command = None
+        for attempt in (0, 1):
             try:
-                client.evalsha(self._script(client), 2, online_key(bot_id), requests_key(bot_id),
-                               b"N" + message.SerializeToString())
-            except redis.exceptions.NoScriptError:
-                self._sha = None
-                client.evalsha(self._script(client), 2, online_key(bot_id), requests_key(bot_id),
-                               b"N" + message.SerializeToString())
-        except redis.exceptions.RedisError:
-            pass  # best effort
+                client = self._client()
+                if command is None or self._sha is None:
+                    command = _pack(b"EVALSHA", self._script(client).encode(), b"2",
+                                    online_key(bot_id).encode(), requests_key(bot_id).encode(),
+                                    b"N" + message.SerializeToString())
+                self._connection(client).send_packed_command([command], check_health=False)
+                self._local.unread = getattr(self._local, "unread", 0) + 1
+                return
+            except redis.exceptions.ConnectionError:
+                self._drop_connection()  # stale (Redis restarted): once more on a new one
+                if attempt:
+                    return
+            except redis.exceptions.RedisError:
+                self._drop_connection()
+                return
+
+    def _read_notify_responses(self, conn: Any) -> None:
+        """Read the responses of the notifications sent since the last read."""
+        unread, self._local.unread = getattr(self._local, "unread", 0), 0
+        for _ in range(unread):
+            try:
+                conn.read_response()
+            except redis.exceptions.ResponseError as exc:  # e.g. NOSCRIPT: that message is lost
+                if isinstance(exc, redis.exceptions.NoScriptError) or "NOSCRIPT" in str(exc):
+                    self._sha = None
 
     def is_connected(self, bot_id: str) -> bool:
         try:

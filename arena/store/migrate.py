@@ -15,6 +15,7 @@ autogenerates a new revision from :mod:`arena.store.models`.
 from __future__ import annotations
 
 import argparse
+import functools
 from pathlib import Path
 
 from alembic import command
@@ -43,6 +44,7 @@ def alembic_config(url: str | None = None) -> Config:
     return cfg
 
 
+@functools.cache
 def head() -> str:
     """The head revision id of the packaged migrations."""
     rev = ScriptDirectory.from_config(alembic_config()).get_current_head()
@@ -77,7 +79,17 @@ def _with_engine(target: str | Engine, revision: str, up: bool) -> str | None:
 
 def upgrade(target: str | Engine, revision: str = "head") -> str | None:
     """Migrate the database at ``target`` (URL or engine) up to ``revision``; returns
-    the revision it is at afterwards."""
+    the revision it is at afterwards.
+
+    A database already at head is left alone after one read of its version (no
+    lock, no Alembic environment): every worker process opens the store this way.
+    """
+    if revision == "head" and not isinstance(target, str):
+        try:
+            if current(target) == head():
+                return head()
+        except Exception:  # noqa: BLE001 - e.g. no version table yet: the full path decides
+            pass
     return _with_engine(target, revision, True)
 
 

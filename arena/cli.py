@@ -13,9 +13,11 @@ Commands
 ``arena replay FILE``
     Replays every record of a JSON Lines file through the engine and says whether
     each verifies (exit status 1 if any does not).
-``arena serve [--address HOST:PORT] [--db FILE] [--redis-url URL] [--dashboard-port N]``
-    Runs the gRPC gateway that external bots connect to (``proto/arena/bot/v1``),
-    bridged to Celery workers through Redis when given a URL, and the web dashboard.
+``arena serve [--address HOST:PORT] [--store URL] [--redis-url URL] [--dashboard-port N]``
+    Runs the gRPC gateway that external bots connect to (``proto/arena/bot/v1``) and
+    the operators' AdminService (``proto/arena/admin/v1``), bridged to Celery workers
+    through Redis when given a URL, and the web dashboard. Bots are authenticated
+    against the store's ``bots`` table.
 ``arena tournament run FILE.toml`` / ``submit FILE.toml`` / ``status ID``
     A tournament from a TOML file: embedded (local processes, SQLite) or submitted
     to Celery workers on Redis; ``status`` follows its progress live.
@@ -26,7 +28,9 @@ Commands
 ``arena cluster up|status|down``
     Redis, the gateway and two Celery workers on this machine, without containers.
 ``arena bots register NAME`` / ``arena bots list`` / ``arena bots revoke NAME``
-    Manage the bots allowed to connect (tokens are shown once and stored hashed).
+    Manage the bots allowed to connect, in the store (``--store``, ``ARENA_STORE_URL``;
+    tokens are shown once and stored hashed). ``arena bots import FILE`` copies the
+    bots of an older version's separate bot file into the store.
 ``arena ratings GAME --records FILE [--format table|csv|json] [--plot FILE.png]``
     Ratings from match records (see ``arena ratings --help``).
 """
@@ -280,26 +284,42 @@ def ratings_cmd(
             console.print(format_table(rows), highlight=False)
 
 
+DB_REMOVED = ("--db {db}: the separate bot file is gone; bots now live in the store with the "
+              "tournaments (--store URL / ARENA_STORE_URL, default sqlite:///arena.db). Import the "
+              "bots of that file once, their tokens unchanged: arena bots import {db} --store URL")
+"""The error of the removed ``--db`` option (kept hidden so old scripts fail clearly)."""
+
+
+def _db_removed(db: Optional[Path]) -> None:
+    if db is not None:
+        raise typer.BadParameter(DB_REMOVED.format(db=db), param_hint="'--db'")
+
+
 @app.command("serve")
 def serve_cmd(
     address: str = typer.Option("127.0.0.1:50051", "--address", "-a", envvar="ARENA_GATEWAY_ADDRESS",
                                 help="host:port the gRPC gateway listens on."),
-    db: Path = typer.Option(Path("arena-bots.sqlite3"), "--db", envvar="ARENA_GATEWAY_DB",
-                            help="Bot registry (SQLite file)."),
+    store_url: str = typer.Option("sqlite:///arena.db", "--store", envvar="ARENA_STORE_URL",
+                                  help="Store of the bots, the tournaments and the dashboard "
+                                       "(SQLite file by default; PostgreSQL by URL)."),
     operator_token: Optional[str] = typer.Option(None, "--operator-token", envvar="ARENA_OPERATOR_TOKEN",
                                                  help="Token for AdminService calls."),
     redis_url: Optional[str] = typer.Option(None, "--redis-url", envvar="ARENA_REDIS_URL",
-                                            help="Serve connected bots to Celery workers through Redis."),
+                                            help="Serve connected bots to Celery workers through Redis "
+                                                 "(and send them the tournaments created over gRPC)."),
     dashboard_port: int = typer.Option(0, "--dashboard-port", envvar="ARENA_DASHBOARD_PORT",
                                        help="Also serve the web dashboard on this port (0: no)."),
     dashboard_host: str = typer.Option("127.0.0.1", "--dashboard-host", envvar="ARENA_DASHBOARD_HOST"),
-    store_url: str = typer.Option("sqlite:///arena.db", "--store", envvar="ARENA_STORE_URL",
-                                  help="Store the dashboard reads."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+                                       help="Local processes for tournaments the gateway plays itself "
+                                            "(no Redis); default: CPU count, at least 2."),
     grace: float = typer.Option(5.0, "--grace", help="Seconds to finish open calls on shutdown."),
+    db: Optional[Path] = typer.Option(None, "--db", hidden=True, help="Removed: bots live in the store."),
 ) -> None:
     """Run the gRPC gateway for external bots (and the dashboard) until Ctrl-C or SIGTERM."""
     from arena.gateway import GatewayConfig, serve
 
+    _db_removed(db)
     if dashboard_port:
         import threading
 
@@ -311,8 +331,8 @@ def serve_cmd(
                                                port=dashboard_port, log_level="warning"))
         threading.Thread(target=server.run, name="dashboard", daemon=True).start()
         err.print(f"dashboard on http://{dashboard_host}:{dashboard_port}/")
-    serve(address, db_path=str(db), operator_token=operator_token, grace=grace,
-          config=GatewayConfig(redis_url=redis_url))
+    serve(address, store_url=store_url, operator_token=operator_token, grace=grace,
+          config=GatewayConfig(redis_url=redis_url, tournament_jobs=jobs))
 
 
 tournament_app = typer.Typer(no_args_is_help=True, help="Run, submit and follow tournaments.")
@@ -449,55 +469,93 @@ def cluster_cmd(ctx: typer.Context) -> None:
     raise typer.Exit(cluster_main(list(ctx.args)))
 
 
-bots_app = typer.Typer(no_args_is_help=True, help="Register, list and revoke external bots.")
+bots_app = typer.Typer(no_args_is_help=True, help="Register, list and revoke external bots (in the store).")
 app.add_typer(bots_app, name="bots")
-DB_OPTION = typer.Option(Path("arena-bots.sqlite3"), "--db", help="Bot registry (SQLite file).")
+DB_OPTION = typer.Option(None, "--db", hidden=True, help="Removed: bots live in the store.")
+
+
+def _bot_registry(store: str) -> Any:
+    """The store's bot registry (what ``arena serve --store`` authenticates against)."""
+    from arena.tournaments.executors import open_store
+
+    return open_store(store).bot_registry()
 
 
 @bots_app.command("register")
 def bots_register(name: str = typer.Argument(..., help="Bot id, e.g. my-bridge-bot."),
                   owner: str = typer.Option("", "--owner", help="Who runs it."),
-                  db: Path = DB_OPTION) -> None:
+                  store: str = STORE_OPTION, db: Optional[Path] = DB_OPTION) -> None:
     """Register a bot and print its token (shown once; stored hashed)."""
-    from arena.gateway.registry import BotExistsError, SqliteRegistry
+    from arena.gateway.registry import BotExistsError
 
-    registry = SqliteRegistry(str(db))
+    _db_removed(db)
+    registry = _bot_registry(store)
     try:
         _, token = registry.register(name, owner)
-    except BotExistsError as exc:
+    except (BotExistsError, ValueError) as exc:
         raise typer.BadParameter(str(exc)) from None
     finally:
-        registry.close()
+        registry.store.dispose()
     console.print(f"registered {name}; token (shown once):", highlight=False)
     print(token)
 
 
 @bots_app.command("list")
-def bots_list(db: Path = DB_OPTION) -> None:
+def bots_list(store: str = STORE_OPTION, db: Optional[Path] = DB_OPTION) -> None:
     """List registered bots."""
-    from arena.gateway.registry import SqliteRegistry
-
-    registry = SqliteRegistry(str(db))
+    _db_removed(db)
+    registry = _bot_registry(store)
     table = Table("bot", "owner", "revoked")
-    for entry in registry.list():
-        table.add_row(entry.bot_id, entry.owner, "yes" if entry.revoked else "no")
-    registry.close()
+    try:
+        for entry in registry.list():
+            table.add_row(entry.bot_id, entry.owner, "yes" if entry.revoked else "no")
+    finally:
+        registry.store.dispose()
     console.print(table)
 
 
 @bots_app.command("revoke")
-def bots_revoke(name: str, db: Path = DB_OPTION) -> None:
-    """Revoke a bot's token; its sessions are refused from then on."""
-    from arena.gateway.registry import BotNotFoundError, SqliteRegistry
+def bots_revoke(name: str, store: str = STORE_OPTION, db: Optional[Path] = DB_OPTION) -> None:
+    """Revoke a bot's token; new sessions are refused from then on (RevokeBot also
+    closes the open one)."""
+    from arena.gateway.registry import BotNotFoundError
 
-    registry = SqliteRegistry(str(db))
+    _db_removed(db)
+    registry = _bot_registry(store)
     try:
         registry.revoke(name)
     except BotNotFoundError:
         raise typer.BadParameter(f"no bot named {name!r}") from None
     finally:
-        registry.close()
+        registry.store.dispose()
     console.print(f"revoked {name}", highlight=False)
+
+
+@bots_app.command("import")
+def bots_import(file: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                            help="Bot file of older versions (arena-bots.sqlite3)."),
+                store: str = STORE_OPTION) -> None:
+    """Copy the bots of an old `arena serve --db` file into the store; their tokens keep working."""
+    import sqlite3
+
+    from arena.gateway.registry import SqliteRegistry, copy_bots
+
+    try:
+        source = SqliteRegistry(str(file))
+    except sqlite3.Error as exc:
+        raise typer.BadParameter(f"{file}: not a bot file: {exc}") from None
+    registry = _bot_registry(store)
+    try:
+        copied, skipped = copy_bots(source, registry)
+    except (sqlite3.Error, ValueError) as exc:
+        raise typer.BadParameter(f"{file}: {exc}") from None
+    finally:
+        source.close()
+        registry.store.dispose()
+    console.print(f"imported {len(copied)} bots" + (f" ({', '.join(copied)})" if copied else ""),
+                  highlight=False)
+    if skipped:
+        console.print(f"skipped {len(skipped)} already in the store: {', '.join(skipped)}", highlight=False)
 
 
 def main() -> None:

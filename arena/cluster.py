@@ -11,8 +11,10 @@ gateway (``arena serve``) and Celery workers as plain processes on this machine.
     python -m arena.cluster down
 
 Everything lives in the run directory (default ``./.arena-cluster/``):
-``state.json`` (pids, commands, URLs), ``<name>.pid``, ``logs/<name>.log``, the
-SQLite store ``arena.db`` and the gateway's bot registry ``arena-bots.sqlite3``.
+``state.json`` (pids, commands, URLs), ``<name>.pid``, ``logs/<name>.log`` and the
+SQLite store ``arena.db`` (tournaments, records and the registered bots: after
+``eval "$(arena cluster env)"``, ``arena bots register NAME`` writes where the
+gateway looks).
 Redis is a private ``redis-server`` on a free port (or ``--redis-port``) unless
 ``--redis-url`` names one that runs already. Every process gets its own session
 (process group), so a Ctrl-C in the terminal that ran ``up`` does not reach them.
@@ -38,7 +40,7 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +86,9 @@ class ClusterState:
     @property
     def env(self) -> dict[str, str]:
         """``ARENA_*`` variables for clients of this cluster (no secrets)."""
-        s = Settings(**self.settings)
+        # a state file of an older version may name settings that are gone (gateway_db)
+        known = {f.name for f in fields(Settings)}
+        s = Settings(**{k: v for k, v in self.settings.items() if k in known})
         return {k: v for k, v in s.to_env().items() if k != "ARENA_OPERATOR_TOKEN"}
 
     def save(self) -> None:
@@ -325,7 +329,6 @@ def up(run_dir: str | Path = DEFAULT_RUN_DIR, *, redis_url: str | None = None,
         redis_url=redis_url,
         store_url=store_url or f"sqlite:///{run / 'arena.db'}",
         gateway_address=gateway_address,
-        gateway_db=str(run / "arena-bots.sqlite3"),
         operator_token=operator_token or base.operator_token or secrets.token_urlsafe(24),
     )
     env = dict(os.environ)
@@ -340,9 +343,9 @@ def up(run_dir: str | Path = DEFAULT_RUN_DIR, *, redis_url: str | None = None,
             state.procs.append(proc)
             state.save()
         _wait(f"Redis at {redis_url}", lambda: _redis_ok(redis_url), state.procs, timeout)
+        # the store URL (maybe with a password) reaches the gateway as ARENA_STORE_URL, not argv
         gw = _launch("gateway", [sys.executable, "-m", "arena.cli", "serve",
-                                 "--address", settings.gateway_address, "--db", settings.gateway_db,
-                                 "--grace", "2"], run, env)
+                                 "--address", settings.gateway_address, "--grace", "2"], run, env)
         state.procs.append(gw)
         names = [_worker_name(i + 1) for i in range(workers)]
         for i, name in enumerate(names):

@@ -6,7 +6,8 @@ submits tournaments) reads the same variables; ``deploy/compose.yaml`` and
 ``deploy/k8s/`` set exactly these (a test checks it). The names are the ones the
 code already reads: :mod:`workers.celery` (``ARENA_REDIS_URL``, ``ARENA_STORE_URL``,
 ``ARENA_VISIBILITY_TIMEOUT``, ``ARENA_UNACKED_RESTORE_*``),
-:func:`arena.gateway.serve` and ``arena serve`` (``ARENA_OPERATOR_TOKEN``),
+:func:`arena.gateway.serve` and ``arena serve`` (``ARENA_OPERATOR_TOKEN``; bots and
+tournaments in ``ARENA_STORE_URL``), ``arena bots`` (``ARENA_STORE_URL``),
 :mod:`arena.tournaments.commands` and :mod:`arena.tournaments.runner`
 (``ARENA_STORE_URL``, ``ARENA_REDIS_URL``), ``python -m arena.dashboard``
 (``ARENA_STORE_URL``; ``--host``/``--port`` default 127.0.0.1:8080).
@@ -15,12 +16,11 @@ code already reads: :mod:`workers.celery` (``ARENA_REDIS_URL``, ``ARENA_STORE_UR
 variable                                  meaning                                default
 ========================================  =====================================  ==========================
 ``ARENA_STORE_URL``                       SQLAlchemy URL of the store            ``sqlite:///arena.db``
+                                          (tournaments, records, bots)
 ``ARENA_REDIS_URL``                       Celery broker/backend and the          ``redis://127.0.0.1:6379/0``
                                           decision routes to the gateway
 ``ARENA_GATEWAY_ADDRESS``                 ``host:port`` the gateway listens on   ``127.0.0.1:50051``
                                           (``arena serve --address``)
-``ARENA_GATEWAY_DB``                      SQLite file of the gateway's bot       ``arena-bots.sqlite3``
-                                          registry (``arena serve --db``)
 ``ARENA_OPERATOR_TOKEN``                  token for AdminService calls           none (a random one is
                                           (a secret)                             logged at start)
 ``ARENA_DASHBOARD_HOST``                  address the dashboard binds            ``127.0.0.1``
@@ -30,6 +30,10 @@ variable                                  meaning                               
 ``ARENA_UNACKED_RESTORE_INTERVAL``        kombu restore scan interval            ``10``
 ``ARENA_UNACKED_RESTORE_THROTTLE``        kombu restore throttle                 ``10``
 ========================================  =====================================  ==========================
+
+``ARENA_GATEWAY_DB`` (the separate SQLite bot file of ``arena serve --db`` in older
+versions) is gone: the gateway authenticates bots against the store's ``bots`` table;
+``arena bots import FILE`` copies an old file's bots into the store, tokens unchanged.
 
 Secrets (``ARENA_OPERATOR_TOKEN``, the database password inside ``ARENA_STORE_URL``)
 come from the environment only; :meth:`Settings.redacted` hides them for logs. The
@@ -62,7 +66,6 @@ ENV: dict[str, str] = {
     "store_url": "ARENA_STORE_URL",
     "redis_url": "ARENA_REDIS_URL",
     "gateway_address": "ARENA_GATEWAY_ADDRESS",
-    "gateway_db": "ARENA_GATEWAY_DB",
     "operator_token": "ARENA_OPERATOR_TOKEN",
     "dashboard_host": "ARENA_DASHBOARD_HOST",
     "dashboard_port": "ARENA_DASHBOARD_PORT",
@@ -85,13 +88,12 @@ class Settings:
     """Configuration of every arena process; see the module docstring for the variables."""
 
     store_url: str = "sqlite:///arena.db"
-    """``ARENA_STORE_URL``: ``sqlite:///FILE`` or ``postgresql+psycopg://USER:PASSWORD@HOST:5432/DB``."""
+    """``ARENA_STORE_URL``: ``sqlite:///FILE`` or ``postgresql+psycopg://USER:PASSWORD@HOST:5432/DB``;
+    tournaments, match records, ratings and the registered bots."""
     redis_url: str = "redis://127.0.0.1:6379/0"
     """``ARENA_REDIS_URL``: Celery broker and result backend; decision routes to the gateway."""
     gateway_address: str = f"127.0.0.1:{DEFAULT_GATEWAY_PORT}"
     """``ARENA_GATEWAY_ADDRESS``: where ``arena serve`` listens (``0.0.0.0:50051`` in a container)."""
-    gateway_db: str = "arena-bots.sqlite3"
-    """``ARENA_GATEWAY_DB``: the gateway's bot registry (``arena serve --db``)."""
     operator_token: str | None = None
     """``ARENA_OPERATOR_TOKEN``: secret for AdminService calls."""
     dashboard_host: str = "127.0.0.1"

@@ -52,25 +52,78 @@ def test_bad_input_is_a_clear_error(toy_registered: str) -> None:
 
 
 def test_bots_register_list_revoke(tmp_path: Path) -> None:
-    db = str(tmp_path / "bots.sqlite3")
-    res = runner.invoke(app, ["bots", "register", "alpha", "--owner", "me", "--db", db])
-    assert res.exit_code == 0, res.output
-    token = res.output.strip().splitlines()[-1]
-    assert len(token) >= 20
-    from arena.gateway.registry import SqliteRegistry
+    """``arena bots`` works on the store's ``bots`` table (what ``arena serve`` reads)."""
+    from arena.store import Store, StoreBotRegistry
 
-    registry = SqliteRegistry(db)
-    entry = registry.authenticate(token)
-    assert entry is not None and entry.bot_id == "alpha"
-    registry.close()
-    res = runner.invoke(app, ["bots", "register", "alpha", "--db", db])
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    res = runner.invoke(app, ["bots", "register", "alpha", "--owner", "me", "--store", url])
+    assert res.exit_code == 0, res.output
+    lines = res.output.strip().splitlines()
+    assert lines[0] == "registered alpha; token (shown once):"  # scripts take the last line
+    token = lines[-1]
+    assert token.startswith("arena_bot_") and len(token) >= 40
+    with Store(url) as store:
+        entry = StoreBotRegistry(store).authenticate(token)
+        assert entry is not None and (entry.bot_id, entry.owner) == ("alpha", "me")
+    res = runner.invoke(app, ["bots", "register", "alpha", "--store", url])
     assert res.exit_code != 0 and "alpha" in res.output
-    assert "alpha" in runner.invoke(app, ["bots", "list", "--db", db]).output
-    assert runner.invoke(app, ["bots", "revoke", "alpha", "--db", db]).exit_code == 0
-    registry = SqliteRegistry(db)
-    assert registry.authenticate(token) is None
-    registry.close()
-    assert runner.invoke(app, ["bots", "revoke", "nobody", "--db", db]).exit_code != 0
+    res = runner.invoke(app, ["bots", "register", "bad id!", "--store", url])
+    assert res.exit_code != 0 and "bot id" in res.output
+    listing = runner.invoke(app, ["bots", "list", "--store", url])
+    assert listing.exit_code == 0 and "alpha" in listing.output and "me" in listing.output
+    assert runner.invoke(app, ["bots", "revoke", "alpha", "--store", url]).exit_code == 0
+    with Store(url) as store:
+        assert StoreBotRegistry(store).authenticate(token) is None
+    assert runner.invoke(app, ["bots", "revoke", "nobody", "--store", url]).exit_code != 0
+
+
+def test_bots_use_arena_store_url(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from arena.store import Store, StoreBotRegistry
+
+    url = f"sqlite:///{tmp_path / 'env.db'}"
+    monkeypatch.setenv("ARENA_STORE_URL", url)
+    res = runner.invoke(app, ["bots", "register", "from-env"])
+    assert res.exit_code == 0, res.output
+    with Store(url) as store:
+        assert StoreBotRegistry(store).authenticate(res.output.strip().splitlines()[-1]) is not None
+
+
+def test_removed_db_option_says_where_bots_went(tmp_path: Path) -> None:
+    old = str(tmp_path / "arena-bots.sqlite3")
+    for args in (["bots", "register", "x", "--db", old], ["bots", "list", "--db", old],
+                 ["bots", "revoke", "x", "--db", old], ["serve", "--db", old]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        text = " ".join(res.output.split())
+        assert "bots now live in the store" in text and "arena bots import" in text, text
+    assert "--db" not in runner.invoke(app, ["bots", "register", "--help"]).output  # hidden
+
+
+def test_bots_import_keeps_tokens(tmp_path: Path) -> None:
+    """A bot file of older versions (``--db``) is copied into the store with its
+    hashed tokens, so the bots keep connecting with the tokens they have."""
+    from arena.gateway.registry import SqliteRegistry
+    from arena.store import Store, StoreBotRegistry
+
+    old = tmp_path / "arena-bots.sqlite3"
+    legacy = SqliteRegistry(str(old))
+    kept, token = legacy.register("kept", owner="ops")
+    _, revoked_token = legacy.register("gone")
+    legacy.revoke("gone")
+    _, clash_token = legacy.register("clash")
+    legacy.close()
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    assert runner.invoke(app, ["bots", "register", "clash", "--store", url]).exit_code == 0
+    res = runner.invoke(app, ["bots", "import", str(old), "--store", url])
+    assert res.exit_code == 0, res.output
+    assert "imported 2 bots (gone, kept)" in res.output and "skipped 1 already in the store: clash" in res.output
+    with Store(url) as store:
+        reg = StoreBotRegistry(store)
+        assert reg.authenticate(token) == kept  # same hash, owner and creation time
+        assert reg.authenticate(revoked_token) is None and reg.get("gone").revoked
+        assert reg.authenticate(clash_token) is None  # the store's own "clash" wins
+    res = runner.invoke(app, ["bots", "import", str(tmp_path / "missing.sqlite3"), "--store", url])
+    assert res.exit_code != 0
 
 
 def test_ratings_from_records(tmp_path: Path) -> None:

@@ -1,30 +1,553 @@
 """The ``arena.admin.v1.AdminService`` servicer, behind the operator token.
 
-Bots: register (token returned once), revoke (closes the bot's session), list.
-Tournaments, standings and ratings answer UNIMPLEMENTED until the tournaments
-issue fills them in.
+Bots: register (token returned once), revoke (closes the bot's session), list,
+in the gateway's registry (the store's ``bots`` table under ``arena serve``).
+
+Tournaments, standings and ratings work on the gateway's store, the same way the
+CLI does (no second implementation):
+
+``CreateTournament``
+    the TOML document is validated by :func:`arena.tournaments.config.parse_config`
+    (its :class:`~arena.tournaments.config.ConfigError` names the field and becomes
+    INVALID_ARGUMENT), expanded and stored idempotently as ``arena tournament run``
+    and ``submit`` do. Every ``remote:`` entrant must be a registered, unrevoked
+    bot (FAILED_PRECONDITION otherwise: a match would only collect its faults).
+    Then it is played:
+
+    * *distributed* (the default when the gateway has a Redis URL): the pending
+      matches go to the Celery workers as one chord
+      (:func:`arena.tournaments.executors.submit_chord`, what ``arena tournament
+      submit`` sends); the workers write to the same store (its URL travels with
+      each task) and reach remote bots through this gateway's Redis bridge.
+    * *embedded* (the default without Redis): an
+      :class:`~arena.tournaments.executors.EmbeddedExecutor` on a background
+      thread of the gateway. Built-in bots play in local processes started with
+      the *spawn* method (fresh interpreters, never a fork of this gRPC process:
+      DESIGN.md, "gRPC and fork"); remote bots play on the executor's threads
+      through this gateway's :class:`~arena.gateway.router.LocalRouter`. A
+      gauntlet's SPRT stops it as in ``arena tournament run``. When the gateway
+      shuts down the run stops after the next recorded result (status
+      ``stopped``; the same request again resumes it).
+
+``GetTournament``, ``GetStandings``, ``GetRatings``
+    read the store: progress and status counts (``arena tournament status``),
+    :func:`arena.tournaments.standings.standings` of the stored configuration and
+    records (``arena standings``), and the online rater with the batch
+    Bradley-Terry intervals of ``arena ratings`` (with the dashboard's fallback
+    when the duplicate grouping cannot be rated).
+
+As with any *spawn* pool, a program that embeds a :class:`~arena.gateway.Gateway`
+with a store and lets it play tournaments must guard its entry point with
+``if __name__ == "__main__":`` (the children import the main module); ``arena serve``
+does.
+
+Every store or Redis call blocks (SQLAlchemy, Celery), so each runs on a worker
+thread (:func:`asyncio.to_thread`); the event loop keeps serving bot decisions.
+Failures come back as status codes with a message: :class:`Refusal` for the
+expected ones, UNAVAILABLE when the store does not answer, INTERNAL (logged)
+for anything else.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
+import logging
+import math
+import os
+import threading
+import time
+import tomllib
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 import grpc
+from google.protobuf import struct_pb2
 
 from arena.admin.v1 import admin_pb2, admin_pb2_grpc
-from arena.gateway.registry import BotEntry, BotExistsError, BotNotFoundError, BotRegistry
+from arena.gateway.registry import (
+    BotEntry,
+    BotExistsError,
+    BotNotFoundError,
+    BotRegistry,
+)
+from arena.gateway.router import LocalRouter
 from arena.gateway.session import SessionHub
 
-__all__ = ["AdminServicer"]
+__all__ = ["RATING_SYSTEMS", "AdminServicer", "Refusal", "compute_ratings", "standings_response",
+           "tournament_status"]
 
+log = logging.getLogger("arena.gateway")
+
+T = TypeVar("T")
+
+RATING_SYSTEMS: dict[int, str] = {
+    admin_pb2.RATING_SYSTEM_UNSPECIFIED: "elo",
+    admin_pb2.RATING_SYSTEM_ELO: "elo",
+    admin_pb2.RATING_SYSTEM_GLICKO2: "glicko2",
+    admin_pb2.RATING_SYSTEM_OPENSKILL: "openskill",
+}
+"""``RatingSystem`` value -> :func:`arena.ratings.make_rater` kind."""
+
+MAX_ERRORS = 10
+"""Failed-match messages reported by GetTournament."""
+
+
+class Refusal(Exception):
+    """An expected failure of an RPC: its status code and message."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# -- conversion (pure) ---------------------------------------------------------------------------
+
+def _unix_ms(dt: datetime) -> int:
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return int(dt.timestamp() * 1000)
+
+
+def tournament_status(stored: str, done: int, total: int, counts: dict[str, int], *,
+                      running_here: bool = False, run_failed: bool = False) -> admin_pb2.TournamentStatus:
+    """The ``TournamentStatus`` of a tournament from the store's view of it.
+
+    :param stored: the tournament's stored status (``pending``, ``running``,
+        ``done``, ``stopped``).
+    :param counts: specs per status (:meth:`arena.store.Store.status_counts`).
+    :param running_here: this gateway is playing it now (embedded).
+    :param run_failed: this gateway's embedded run of it ended with errors.
+
+    >>> tournament_status("running", 8, 8, {}) == admin_pb2.TOURNAMENT_STATUS_DONE
+    True
+    >>> tournament_status("stopped", 3, 8, {"pending": 5}) == admin_pb2.TOURNAMENT_STATUS_STOPPED
+    True
+    >>> tournament_status("running", 7, 8, {"failed": 1}) == admin_pb2.TOURNAMENT_STATUS_FAILED
+    True
+    >>> tournament_status("pending", 0, 8, {"pending": 8}) == admin_pb2.TOURNAMENT_STATUS_PENDING
+    True
+    """
+    if total and done >= total:
+        return admin_pb2.TOURNAMENT_STATUS_DONE
+    if running_here:
+        return admin_pb2.TOURNAMENT_STATUS_RUNNING
+    if stored == "stopped":
+        return admin_pb2.TOURNAMENT_STATUS_STOPPED
+    if counts.get("running", 0):
+        return admin_pb2.TOURNAMENT_STATUS_RUNNING
+    if run_failed or (counts.get("failed", 0) and not counts.get("pending", 0)):
+        return admin_pb2.TOURNAMENT_STATUS_FAILED
+    if stored == "running" or done:
+        return admin_pb2.TOURNAMENT_STATUS_RUNNING
+    return admin_pb2.TOURNAMENT_STATUS_PENDING
+
+
+def _json_ready(value: Any) -> Any:
+    """``value`` with tuples as lists, non-string keys as strings and undefined
+    numbers (NaN, infinities) as ``None`` (a ``Struct`` cannot carry them to JSON)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _value(v: Any) -> admin_pb2.StandingsValue:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return admin_pb2.StandingsValue()
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return admin_pb2.StandingsValue(text=str(v))
+    return admin_pb2.StandingsValue(number=float(v))
+
+
+def standings_response(st: Any) -> admin_pb2.GetStandingsResponse:
+    """A :class:`~arena.tournaments.standings.Standings` as ``GetStandingsResponse``:
+    one value and one printed cell (``Standings.table()``, what ``arena standings``
+    prints) per column of every row."""
+    table = st.table()
+    keys = [key for key, _ in st.columns]
+    rows = []
+    for row, cells in zip(st.rows, table[1:]):
+        entrant = row.get("entrant", row.get("opponent", ""))
+        rows.append(admin_pb2.StandingsRow(rank=int(row.get("rank") or 0), entrant_id=str(entrant),
+                                           values=[_value(row.get(k)) for k in keys], cells=cells))
+    details = struct_pb2.Struct()
+    details.update(_json_ready(st.details))
+    return admin_pb2.GetStandingsResponse(
+        tournament_id=st.tournament_id, kind=st.kind, title=st.title,
+        columns=[admin_pb2.StandingsColumn(key=k, label=label) for k, label in st.columns],
+        rows=rows, tie_breaks=st.tie_breaks, matches_expected=st.expected,
+        matches_recorded=st.recorded, matches_unfinished=st.unfinished, complete=st.complete,
+        details=details)
+
+
+def compute_ratings(records: Iterable[Any], *, game: str, system: str = "elo",
+                    ruleset: str | None = None) -> list[admin_pb2.RulesetRatings]:
+    """Ratings per ruleset of ``game``'s finished records, as ``arena ratings GAME``
+    computes them: :func:`~arena.ratings.records.results_from_records`, the online
+    rater ``system`` fed every result in record order, and per ruleset
+    :func:`~arena.ratings.fit_bradley_terry` whose 95% intervals fill in the rows of
+    :func:`~arena.ratings.report.ratings_table`. Each ruleset is rated on its own
+    (raters keep rulesets apart, so this changes nothing), and, as the dashboard
+    does, a ruleset whose duplicate grouping cannot be rated is rated without it
+    (said in ``note``).
+
+    :param ruleset: only this ruleset.
+    :raises arena.ratings.errors.RatingError: for an unknown ``system``.
+    """
+    from arena.ratings import fit_bradley_terry, make_rater
+    from arena.ratings.errors import RatingError
+    from arena.ratings.records import results_from_records
+    from arena.ratings.report import ratings_table
+
+    by_ruleset: dict[str, list[Any]] = defaultdict(list)
+    for r in records:
+        if r.terminal and r.game == game and (ruleset is None or r.ruleset == ruleset):
+            by_ruleset[r.ruleset].append(r)
+    out = []
+    for label in sorted(by_ruleset):
+        recs = by_ruleset[label]
+        notes = []
+        results = results_from_records(recs, game=game)
+        rater = make_rater(system)  # type: ignore[arg-type]  # checked by make_rater
+        try:
+            rater.record_all(results)
+        except RatingError as exc:
+            results = results_from_records(recs, game=game, duplicate=False)
+            rater = make_rater(system)  # type: ignore[arg-type]
+            rater.record_all(results)
+            notes.append(f"duplicate deals not used: {exc}")
+        try:
+            fit = fit_bradley_terry(results)
+        except RatingError as exc:
+            fit = None
+            notes.append(f"no batch fit: {exc}")
+        rows = []
+        for row in ratings_table(rater, label, fit=fit):
+            msg = admin_pb2.RatingRow(rank=row["rank"], bot=str(row["bot"]), rating=row["rating"],
+                                      games=float(row["games"]))
+            if row["error"] is not None:
+                msg.interval = row["error"]
+            if row["last_change"] is not None:
+                msg.last_change = row["last_change"]
+            if fit is not None and row["bot"] in fit.players:
+                msg.batch_rating = round(fit.rating(row["bot"]), 2)
+            rows.append(msg)
+        out.append(admin_pb2.RulesetRatings(ruleset=label, matches=len(recs), rows=rows,
+                                            note="; ".join(notes)))
+    return out
+
+
+# -- the tournaments this gateway plays ------------------------------------------------------------
+
+@dataclass
+class _Run:
+    """An embedded run of one tournament on this gateway."""
+
+    thread: threading.Thread | None = None
+    finished: bool = False
+    failure: str | None = None
+    """Why the run itself ended early (an exception), if it did."""
+    match_errors: list[str] = field(default_factory=list)
+    """Matches that failed in the run (``"<match id>: <error>"``, at most :data:`MAX_ERRORS`)."""
+
+
+def _default_jobs() -> int:
+    # At least 2: with one job the embedded executor plays in the calling thread,
+    # i.e. on the gateway's own interpreter, competing with the event loop for the GIL.
+    return max(2, os.cpu_count() or 1)
+
+
+class _Tournaments:
+    """The blocking side of the tournament calls (runs on worker threads)."""
+
+    def __init__(self, store: Any, registry: BotRegistry, router: LocalRouter, *,
+                 redis_url: str | None, jobs: int | None) -> None:
+        self.store = store
+        self.registry = registry
+        self.router = router
+        self.redis_url = redis_url
+        self.jobs = jobs if jobs is not None else _default_jobs()
+        self._runs: dict[str, _Run] = {}
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self._celery: Any = None
+        self._celery_lock = threading.Lock()
+
+    # -- CreateTournament -----------------------------------------------------------------
+    def create(self, text: str, execution: admin_pb2.Execution) -> admin_pb2.CreateTournamentResponse:
+        from arena.store import SpecConflictError
+        from arena.tournaments.config import ConfigError, parse_config
+        from arena.tournaments.formats import expand
+
+        if execution not in (admin_pb2.EXECUTION_UNSPECIFIED, admin_pb2.EXECUTION_EMBEDDED,
+                             admin_pb2.EXECUTION_DISTRIBUTED):
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"execution: unknown value {execution}")
+        if execution == admin_pb2.EXECUTION_UNSPECIFIED:
+            execution = admin_pb2.EXECUTION_DISTRIBUTED if self.redis_url else admin_pb2.EXECUTION_EMBEDDED
+        if execution == admin_pb2.EXECUTION_DISTRIBUTED and not self.redis_url:
+            raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                          "execution: DISTRIBUTED needs a gateway with a Redis URL "
+                          "(arena serve --redis-url / ARENA_REDIS_URL)")
+        if self._closing.is_set():
+            raise Refusal(grpc.StatusCode.UNAVAILABLE, "the gateway is shutting down")
+        if not text.strip():
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "config_toml: empty; give a tournament file")
+        try:
+            raw = tomllib.loads(text)
+            config = parse_config(raw, source="CreateTournament")
+            specs = expand(config)
+        except tomllib.TOMLDecodeError as exc:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"config_toml: invalid TOML: {exc}") from None
+        except ConfigError as exc:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+        except ValueError as exc:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"config_toml: {exc}") from None
+        self._check_remote_bots(config)
+        try:
+            added = self.store.add_tournament(config.id, config.name, config.game, raw, specs)
+        except SpecConflictError:
+            raise Refusal(grpc.StatusCode.ALREADY_EXISTS,
+                          f"tournament.id: {config.id!r} is stored with a different configuration; "
+                          "give this one another id") from None
+        if execution == admin_pb2.EXECUTION_DISTRIBUTED:
+            started = self._submit(config.id)
+        else:
+            started = self._start_embedded(config)
+        return admin_pb2.CreateTournamentResponse(tournament=self.get(config.id), created=added > 0,
+                                                  execution=execution, matches_started=started)
+
+    def _check_remote_bots(self, config: Any) -> None:
+        for i, entrant in enumerate(config.entrants):
+            if not entrant.bot.startswith("remote:"):
+                continue
+            bot_id = entrant.bot[len("remote:"):]
+            try:
+                bot = self.registry.get(bot_id)
+            except BotNotFoundError:
+                raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                              f"entrants[{i}].remote: bot {bot_id!r} is not registered "
+                              "(RegisterBot first)") from None
+            if bot.revoked:
+                raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                              f"entrants[{i}].remote: bot {bot_id!r} is revoked")
+
+    def _celery_app(self) -> Any:
+        with self._celery_lock:
+            if self._celery is None:
+                try:
+                    from workers.celery import make_app
+                except ImportError as exc:
+                    raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                                  f"distributed execution needs the workers package: {exc}") from None
+                self._celery = make_app(self.redis_url, self.store.url)
+            return self._celery
+
+    def _submit(self, tournament_id: str) -> int:
+        """Send the pending matches to the Celery workers (``arena tournament submit``)."""
+        from arena.tournaments.executors import submit_chord
+
+        app = self._celery_app()
+        pending = [s.match_id for s in self.store.pending_specs(tournament_id)]
+        if not pending:
+            return 0
+        before = self.store.tournament(tournament_id).status
+        # "running" before sending (as CeleryExecutor.submit): a fast worker's "done" must win
+        self.store.set_tournament_status(tournament_id, "running")
+        try:
+            with self._celery_lock:  # one submitter at a time on the app's producer pool
+                submit_chord(app, tournament_id, pending, store_url=self.store.url)
+        except Exception as exc:  # noqa: BLE001 - kombu/redis errors: the broker is not reachable
+            self.store.set_tournament_status(tournament_id, before)
+            log.warning("tournament %s: submitting to %s failed: %s", tournament_id, self.redis_url, exc)
+            raise Refusal(grpc.StatusCode.UNAVAILABLE,
+                          f"cannot submit to the workers' Redis: {type(exc).__name__}: {exc}; the "
+                          "tournament is stored, send the same file again to retry") from None
+        log.info("tournament %s: %d matches submitted to the workers", tournament_id, len(pending))
+        return len(pending)
+
+    def _start_embedded(self, config: Any) -> int:
+        """Play the matches not recorded yet on a background thread; returns how many
+        (the executor replays failed and abandoned matches too)."""
+        with self._lock:
+            run = self._runs.get(config.id)
+            if run is not None and not run.finished:
+                return 0  # this gateway plays it already
+            done, total = self.store.progress(config.id)
+            pending = int(total - done)
+            if not pending:
+                return 0
+            # "running" at once (the executor says so again when it starts)
+            self.store.set_tournament_status(config.id, "running")
+            run = self._runs[config.id] = _Run()
+            run.thread = threading.Thread(target=self._play, args=(config, run),
+                                          name=f"arena-tournament-{config.id}", daemon=True)
+            run.thread.start()
+        log.info("tournament %s: playing %d matches on this gateway", config.id, pending)
+        return pending
+
+    def _play(self, config: Any, run: _Run) -> None:
+        from arena.tournaments.commands import sprt_stopper
+        from arena.tournaments.executors import EmbeddedExecutor
+
+        executor = EmbeddedExecutor(self.store.url, self.jobs, router=self.router)
+        try:
+            sprt = sprt_stopper(config, self.store)
+
+            def stop() -> bool:
+                return self._closing.is_set() or (sprt is not None and sprt())
+
+            done, total = executor.run(config.id, stop=stop)
+            log.info("tournament %s: %d/%d matches recorded", config.id, done, total)
+        except Exception as exc:  # noqa: BLE001 - reported through GetTournament
+            log.exception("tournament %s: the embedded run failed", config.id)
+            run.failure = f"embedded run: {type(exc).__name__}: {exc}"
+        finally:
+            run.match_errors = executor.errors[:MAX_ERRORS]
+            run.finished = True
+
+    def running(self, tournament_id: str) -> bool:
+        with self._lock:
+            run = self._runs.get(tournament_id)
+            return run is not None and not run.finished
+
+    def close(self, timeout: float) -> None:
+        """Stop the embedded runs (each after its next recorded result) and wait up
+        to ``timeout`` seconds for them."""
+        self._closing.set()
+        with self._lock:
+            threads = [r.thread for r in self._runs.values() if r.thread is not None]
+        end = time.monotonic() + timeout
+        for t in threads:
+            t.join(max(0.0, end - time.monotonic()))
+
+    # -- GetTournament ----------------------------------------------------------------------
+    def _info(self, tournament_id: str) -> Any:
+        from arena.store import TournamentNotFoundError
+
+        if not tournament_id:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "tournament_id: empty")
+        try:
+            return self.store.tournament(tournament_id)
+        except TournamentNotFoundError:
+            raise Refusal(grpc.StatusCode.NOT_FOUND, f"no tournament {tournament_id!r}") from None
+
+    def get(self, tournament_id: str) -> admin_pb2.Tournament:
+        from arena.tournaments.config import parse_config
+
+        info = self._info(tournament_id)
+        done, total = self.store.progress(tournament_id)
+        counts = self.store.status_counts(tournament_id)
+        errors: list[str] = []
+        with self._lock:
+            run = self._runs.get(tournament_id)
+            here = run is not None and not run.finished
+            if run is not None and run.finished:
+                errors = ([run.failure] if run.failure else []) + run.match_errors
+        run_failed = bool(errors) and done < total
+        if counts.get("failed", 0):
+            errors += [f"{s.match_id}: {s.error}" for s in self.store.spec_states(tournament_id)
+                       if s.status == "failed"]
+        msg = admin_pb2.Tournament(
+            tournament_id=info.id, name=info.name, game=info.game,
+            status=tournament_status(info.status, done, total, counts, running_here=here,
+                                     run_failed=run_failed),
+            matches_done=done, matches_total=total, matches_pending=counts.get("pending", 0),
+            matches_running=counts.get("running", 0), matches_failed=counts.get("failed", 0),
+            created_unix_ms=_unix_ms(info.created), running_on_gateway=here,
+            errors=errors[:MAX_ERRORS])
+        try:
+            config = parse_config(dict(info.config), source=f"store:{info.id}")
+        except ValueError:  # stored without its file (or by an older version): no details
+            return msg
+        msg.ruleset = config.make_game().ruleset
+        msg.format = config.format
+        msg.entrants.extend(admin_pb2.TournamentEntrant(entrant_id=e.id, bot=e.bot)
+                            for e in config.entrants)
+        return msg
+
+    # -- GetStandings -----------------------------------------------------------------------
+    def standings(self, tournament_id: str) -> admin_pb2.GetStandingsResponse:
+        from arena.tournaments.commands import stored_config
+        from arena.tournaments.standings import standings
+
+        self._info(tournament_id)
+        try:
+            config = stored_config(self.store, tournament_id)
+            st = standings(config, self.store.records(tournament_id))
+        except ValueError as exc:
+            raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                          f"tournament {tournament_id!r} cannot be scored: {exc}") from None
+        return standings_response(st)
+
+    # -- GetRatings -------------------------------------------------------------------------
+    def ratings(self, request: admin_pb2.GetRatingsRequest) -> admin_pb2.GetRatingsResponse:
+        from arena.games import list_games
+
+        system = RATING_SYSTEMS.get(request.system)
+        used = request.system or admin_pb2.RATING_SYSTEM_ELO
+        if system is None:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"system: unknown value {request.system}")
+        game, ruleset = request.game, request.ruleset or None
+        if ruleset is not None:
+            head, sep, version = ruleset.partition("@")
+            if not sep or not head or not version:
+                raise Refusal(grpc.StatusCode.INVALID_ARGUMENT,
+                              f"ruleset: {ruleset!r} must look like GAME@VERSION, e.g. calypso@v1")
+            if game and game != head:
+                raise Refusal(grpc.StatusCode.INVALID_ARGUMENT,
+                              f"ruleset: {ruleset!r} is not a ruleset of game {game!r}")
+            game = head
+        if not game:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "game: give a game or a ruleset")
+        if game not in list_games():
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"game: unknown game {game!r}; known: {', '.join(list_games())}")
+        if request.tournament_id:
+            infos = [self._info(request.tournament_id)]
+        else:
+            infos = self.store.tournaments()  # oldest first, as the dashboard reads them
+        records = (r for info in infos if info.game == game for r in self.store.records(info.id))
+        rows = compute_ratings(records, game=game, system=system, ruleset=ruleset)
+        return admin_pb2.GetRatingsResponse(system=used, rulesets=rows)
+
+
+# -- the servicer ---------------------------------------------------------------------------------
 
 class AdminServicer(admin_pb2_grpc.AdminServiceServicer):  # type: ignore[misc]  # generated base, untyped
-    """Operator API; every call needs ``authorization: Bearer <operator token>``."""
+    """Operator API; every call needs ``authorization: Bearer <operator token>``.
 
-    def __init__(self, hub: SessionHub, registry: BotRegistry, operator_token: str | None) -> None:
+    :param store: the :class:`arena.store.Store` of tournaments and records; without
+        one the tournament, standings and ratings calls answer FAILED_PRECONDITION.
+    :param redis_url: the Celery workers' Redis: CreateTournament submits to them
+        by default.
+    :param tournament_jobs: local processes of an embedded run (default: CPU count,
+        at least 2, so that built-in bots never play on the gateway's interpreter).
+    """
+
+    def __init__(self, hub: SessionHub, registry: BotRegistry, operator_token: str | None, *,
+                 store: Any = None, redis_url: str | None = None,
+                 tournament_jobs: int | None = None) -> None:
         self.hub = hub
         self.registry = registry
+        self.store = store
         self._operator_token = operator_token
+        self._tournaments = (_Tournaments(store, registry, LocalRouter(hub), redis_url=redis_url,
+                                          jobs=tournament_jobs) if store is not None else None)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the tournaments this gateway plays (blocking; see :class:`_Tournaments`)."""
+        if self._tournaments is not None:
+            self._tournaments.close(timeout)
 
     async def _authorize(self, context: grpc.aio.ServicerContext) -> None:
         if not self._operator_token:
@@ -37,58 +560,90 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):  # type: ignore[misc] 
         if not hmac.compare_digest(got.encode(), str(self._operator_token).encode()):
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong operator token")
 
+    async def _blocking(self, context: grpc.aio.ServicerContext, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on a worker thread; its failures become the call's status."""
+        from sqlalchemy.exc import OperationalError
+
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except Refusal as exc:
+            await context.abort(exc.code, exc.message)
+        except OperationalError as exc:
+            log.warning("store unavailable: %s", exc)
+            await context.abort(grpc.StatusCode.UNAVAILABLE, f"the store is unavailable: {exc.orig}")
+        except Exception as exc:  # noqa: BLE001 - logged; the caller gets INTERNAL, not a hang
+            log.exception("admin call failed")
+            await context.abort(grpc.StatusCode.INTERNAL, f"{type(exc).__name__}: {exc}")
+        raise AssertionError("unreachable: context.abort raises")
+
+    def _tournament_side(self) -> _Tournaments:
+        if self._tournaments is None:
+            raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                          "this gateway has no store for tournaments (arena serve --store URL)")
+        return self._tournaments
+
     def _info(self, entry: BotEntry) -> admin_pb2.BotInfo:
         return admin_pb2.BotInfo(bot_id=entry.bot_id, owner=entry.owner,
                                  created_unix_ms=entry.created_unix_ms, revoked=entry.revoked,
                                  connected=self.hub.is_connected(entry.bot_id))
 
+    # -- bots ---------------------------------------------------------------------------------
+    def _register(self, bot_id: str, owner: str) -> tuple[BotEntry, str]:
+        try:
+            return self.registry.register(bot_id, owner)
+        except BotExistsError as exc:
+            raise Refusal(grpc.StatusCode.ALREADY_EXISTS, str(exc)) from None
+        except ValueError as exc:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+
+    def _revoke(self, bot_id: str) -> BotEntry:
+        try:
+            return self.registry.revoke(bot_id)
+        except BotNotFoundError:
+            raise Refusal(grpc.StatusCode.NOT_FOUND, f"no bot {bot_id!r}") from None
+
     async def RegisterBot(self, request: admin_pb2.RegisterBotRequest,  # noqa: N802
                           context: grpc.aio.ServicerContext) -> admin_pb2.RegisterBotResponse:
         await self._authorize(context)
-        try:
-            entry, token = self.registry.register(request.bot_id, request.owner)
-        except BotExistsError as exc:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(exc))
-        except ValueError as exc:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        entry, token = await self._blocking(context, self._register, request.bot_id, request.owner)
         return admin_pb2.RegisterBotResponse(bot=self._info(entry), token=token)
 
     async def RevokeBot(self, request: admin_pb2.RevokeBotRequest,  # noqa: N802
                         context: grpc.aio.ServicerContext) -> admin_pb2.RevokeBotResponse:
         await self._authorize(context)
-        try:
-            entry = self.registry.revoke(request.bot_id)
-        except BotNotFoundError:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no bot {request.bot_id!r}")
+        entry = await self._blocking(context, self._revoke, request.bot_id)
         self.hub.close_bot(entry.bot_id, grpc.StatusCode.UNAUTHENTICATED, "the bot's token was revoked")
         return admin_pb2.RevokeBotResponse(bot=self._info(entry))
 
     async def ListBots(self, request: admin_pb2.ListBotsRequest,  # noqa: N802
                        context: grpc.aio.ServicerContext) -> admin_pb2.ListBotsResponse:
         await self._authorize(context)
-        return admin_pb2.ListBotsResponse(bots=[self._info(e) for e in self.registry.list()])
+        entries = await self._blocking(context, self.registry.list)
+        return admin_pb2.ListBotsResponse(bots=[self._info(e) for e in entries])
 
-    async def _unimplemented(self, context: grpc.aio.ServicerContext) -> None:
-        await self._authorize(context)
-        await context.abort(grpc.StatusCode.UNIMPLEMENTED,
-                            "tournaments, standings and ratings are not served yet")
-
+    # -- tournaments --------------------------------------------------------------------------
     async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,  # noqa: N802
                                context: grpc.aio.ServicerContext) -> admin_pb2.CreateTournamentResponse:
-        await self._unimplemented(context)
-        return admin_pb2.CreateTournamentResponse()
+        await self._authorize(context)
+        return await self._blocking(
+            context, lambda: self._tournament_side().create(request.config_toml, request.execution))
 
     async def GetTournament(self, request: admin_pb2.GetTournamentRequest,  # noqa: N802
                             context: grpc.aio.ServicerContext) -> admin_pb2.GetTournamentResponse:
-        await self._unimplemented(context)
-        return admin_pb2.GetTournamentResponse()
+        await self._authorize(context)
+        tournament = await self._blocking(
+            context, lambda: self._tournament_side().get(request.tournament_id))
+        return admin_pb2.GetTournamentResponse(tournament=tournament)
 
     async def GetStandings(self, request: admin_pb2.GetStandingsRequest,  # noqa: N802
                            context: grpc.aio.ServicerContext) -> admin_pb2.GetStandingsResponse:
-        await self._unimplemented(context)
-        return admin_pb2.GetStandingsResponse()
+        await self._authorize(context)
+        return await self._blocking(
+            context, lambda: self._tournament_side().standings(request.tournament_id))
 
     async def GetRatings(self, request: admin_pb2.GetRatingsRequest,  # noqa: N802
                          context: grpc.aio.ServicerContext) -> admin_pb2.GetRatingsResponse:
-        await self._unimplemented(context)
-        return admin_pb2.GetRatingsResponse()
+        await self._authorize(context)
+        return await self._blocking(context, lambda: self._tournament_side().ratings(request))
+
+

@@ -2,9 +2,11 @@
 
 A :class:`BotRegistry` issues a token once, when a bot is registered, and keeps
 only ``sha256(token)``; :meth:`BotRegistry.authenticate` hashes what a bot sends
-and looks it up. Two implementations: :class:`InMemoryRegistry` (tests, embedded
-runs) and :class:`SqliteRegistry` (a small stdlib ``sqlite3`` table; the store
-issue moves it to SQLAlchemy behind the same interface).
+and looks it up. Implementations: :class:`InMemoryRegistry` (tests, embedded
+runs), :class:`arena.store.StoreBotRegistry` (the store's ``bots`` table: what
+``arena serve`` and ``arena bots`` use) and :class:`SqliteRegistry` (the separate
+SQLite file older versions of ``arena serve --db`` kept; read now only to import
+it into the store with ``arena bots import FILE``, see :func:`copy_bots`).
 
 >>> reg = InMemoryRegistry()
 >>> bot, token = reg.register('alice-bot', owner='alice')
@@ -27,7 +29,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 
 __all__ = ["BotEntry", "BotRegistry", "InMemoryRegistry", "SqliteRegistry", "hash_token",
-           "BotExistsError", "BotNotFoundError"]
+           "BotExistsError", "BotNotFoundError", "copy_bots"]
 
 _BOT_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 TOKEN_PREFIX = "arena_bot_"
@@ -74,6 +76,20 @@ class BotRegistry(ABC):
         entry = BotEntry(bot_id, owner, int(time.time() * 1000), False, hash_token(token))
         self._insert(entry)
         return entry, token
+
+    def add(self, entry: BotEntry) -> None:
+        """Add an existing entry as it is (its hash, owner, creation time and
+        revocation kept), e.g. one read from another registry: the bot's token
+        stays valid.
+
+        :raises ValueError: for a malformed id.
+        :raises BotExistsError: if the id (or the token hash) is taken.
+        """
+        if not _BOT_ID.match(entry.bot_id):
+            raise ValueError(f"bot id {entry.bot_id!r} must be 1-64 characters from A-Z a-z 0-9 _ . -")
+        if not re.fullmatch(r"[0-9a-f]{64}", entry.token_sha256):
+            raise ValueError(f"bot {entry.bot_id!r}: token_sha256 must be 64 lowercase hex digits")
+        self._insert(entry)
 
     def authenticate(self, token: str) -> BotEntry | None:
         """The non-revoked bot whose token this is, or None."""
@@ -147,7 +163,12 @@ class InMemoryRegistry(BotRegistry):
 
 
 class SqliteRegistry(BotRegistry):
-    """A registry in one SQLite table ``bots`` (stdlib ``sqlite3``)."""
+    """A registry in one SQLite table ``bots`` (stdlib ``sqlite3``).
+
+    The format of the separate bot file (``arena-bots.sqlite3``) that ``arena
+    serve --db`` used before bots moved into the store; kept so that such a
+    file can be imported (:func:`copy_bots`, ``arena bots import FILE``).
+    """
 
     def __init__(self, path: str = ":memory:") -> None:
         self._lock = threading.Lock()
@@ -204,3 +225,28 @@ class SqliteRegistry(BotRegistry):
         """Close the database."""
         with self._lock:
             self._db.close()
+
+
+def copy_bots(source: BotRegistry, target: BotRegistry) -> tuple[list[str], list[str]]:
+    """Copy every bot of ``source`` into ``target`` unchanged (hashed token,
+    owner, creation time, revocation), so their tokens keep working there.
+    Ids that ``target`` has already are left alone.
+
+    :returns: ``(copied ids, skipped ids)``.
+
+    >>> old, new = InMemoryRegistry(), InMemoryRegistry()
+    >>> _, token = old.register('kept')
+    >>> _ = new.register('taken'); _ = old.register('taken')
+    >>> copy_bots(old, new), new.authenticate(token).bot_id
+    ((['kept'], ['taken']), 'kept')
+    """
+    copied: list[str] = []
+    skipped: list[str] = []
+    for entry in source.list():
+        try:
+            target.add(entry)
+        except BotExistsError:
+            skipped.append(entry.bot_id)
+        else:
+            copied.append(entry.bot_id)
+    return copied, skipped

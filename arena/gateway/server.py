@@ -2,6 +2,12 @@
 :class:`Gateway` (embedded: the server on its own event-loop thread, with a
 :class:`~arena.gateway.router.LocalRouter` for referees in the same process).
 
+Both take the store (:class:`arena.store.Store`): bots are authenticated against
+its ``bots`` table (:class:`arena.store.StoreBotRegistry`, the same table
+``arena bots register`` writes), and AdminService keeps tournaments there. A
+:class:`Gateway` without a store keeps its bots in memory (tests, scripts) and
+answers the tournament calls FAILED_PRECONDITION.
+
 Never fork a process that has started a gateway and let the child use gRPC
 (DESIGN.md, "gRPC and fork"): referees in other processes reach bots through a
 router (Redis), not through this server's objects.
@@ -16,24 +22,27 @@ import secrets
 import signal
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import grpc
 
 from arena.admin.v1 import admin_pb2_grpc
 from arena.bot.v1 import bot_pb2_grpc
 from arena.gateway.admin import AdminServicer
-from arena.gateway.registry import BotRegistry, InMemoryRegistry, SqliteRegistry
+from arena.gateway.registry import BotRegistry, InMemoryRegistry
 from arena.gateway.router import LocalRouter
 from arena.gateway.servicer import BotServicer
 from arena.gateway.session import SessionHub
 
-__all__ = ["GatewayConfig", "Gateway", "serve", "serve_async", "start_server", "DEFAULT_ADDRESS"]
+__all__ = ["GatewayConfig", "Gateway", "StartedServer", "serve", "serve_async", "start_server",
+           "open_gateway_store", "DEFAULT_ADDRESS", "DEFAULT_STORE_URL"]
 
 log = logging.getLogger("arena.gateway")
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 """Plaintext on loopback by default."""
+DEFAULT_STORE_URL = "sqlite:///arena.db"
+"""The store of ``arena serve`` without ``--store`` (the CLI's default everywhere)."""
 
 
 @dataclass
@@ -56,16 +65,42 @@ class GatewayConfig:
     """PEM private key file."""
     redis_url: str | None = None
     """Also serve connected bots to referees in other processes (Celery workers)
-    through Redis at this URL (:class:`~arena.gateway.redis_router.RedisBridge`)."""
+    through Redis at this URL (:class:`~arena.gateway.redis_router.RedisBridge`);
+    ``CreateTournament`` then submits to those workers by default."""
+    tournament_jobs: int | None = None
+    """Local processes of a tournament this gateway plays itself (CreateTournament
+    without Redis); default: the CPU count, at least 2 (1 plays on a thread of the
+    gateway's own interpreter, competing with the event loop)."""
+
+
+class StartedServer(NamedTuple):
+    """What :func:`start_server` returns."""
+
+    server: grpc.aio.Server
+    port: int
+    """The bound port (useful with ``:0``)."""
+    hub: SessionHub
+    admin: AdminServicer
+    """The AdminService servicer (call :meth:`AdminServicer.close` before stopping)."""
+
+
+def open_gateway_store(store: Any) -> Any:
+    """A migrated :class:`arena.store.Store` for ``store`` (a URL, a Store or ``None``)."""
+    if store is None or not isinstance(store, str):
+        return store
+    from arena.tournaments.executors import open_store
+
+    return open_store(store)
 
 
 async def start_server(address: str, registry: BotRegistry, *, operator_token: str | None = None,
                        config: GatewayConfig | None = None,
                        server_credentials: grpc.ServerCredentials | None = None,
-                       ) -> tuple[grpc.aio.Server, int, SessionHub]:
+                       store: Any = None) -> StartedServer:
     """Build and start the grpc.aio server on the running loop.
 
-    :returns: the server, the bound port (useful with ``:0``) and the session hub.
+    :param store: the :class:`arena.store.Store` of AdminService's tournament calls.
+    :returns: the server, the bound port, the session hub and the admin servicer.
     :raises RuntimeError: if the address cannot be bound.
     """
     cfg = config or GatewayConfig()
@@ -86,7 +121,9 @@ async def start_server(address: str, registry: BotRegistry, *, operator_token: s
     server = grpc.aio.server(options=options)
     bot_pb2_grpc.add_BotServiceServicer_to_server(
         BotServicer(hub, registry, hello_timeout=cfg.hello_timeout), server)
-    admin_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(hub, registry, operator_token), server)
+    admin = AdminServicer(hub, registry, operator_token, store=store, redis_url=cfg.redis_url,
+                          tournament_jobs=cfg.tournament_jobs)
+    admin_pb2_grpc.add_AdminServiceServicer_to_server(admin, server)
     await _add_health_and_reflection(server)
     if server_credentials is not None:
         port = server.add_secure_port(address, server_credentials)
@@ -95,7 +132,7 @@ async def start_server(address: str, registry: BotRegistry, *, operator_token: s
     if port == 0:
         raise RuntimeError(f"cannot bind {address}")
     await server.start()
-    return server, port, hub
+    return StartedServer(server, port, hub, admin)
 
 
 async def _add_health_and_reflection(server: grpc.aio.Server) -> bool:
@@ -125,12 +162,18 @@ async def _add_health_and_reflection(server: grpc.aio.Server) -> bool:
 
 
 async def serve_async(address: str = DEFAULT_ADDRESS, *, registry: BotRegistry | None = None,
-                      operator_token: str | None = None, config: GatewayConfig | None = None,
-                      grace: float = 5.0, stop: asyncio.Event | None = None) -> None:
-    """Run the gateway until ``stop`` is set (or SIGINT/SIGTERM), then stop with ``grace``."""
-    registry = registry if registry is not None else InMemoryRegistry()
-    server, port, hub = await start_server(address, registry, operator_token=operator_token,
-                                           config=config)
+                      store: Any = None, operator_token: str | None = None,
+                      config: GatewayConfig | None = None, grace: float = 5.0,
+                      stop: asyncio.Event | None = None) -> None:
+    """Run the gateway until ``stop`` is set (or SIGINT/SIGTERM), then stop with ``grace``.
+
+    :param registry: default: the store's bots, or in memory without a store.
+    :param store: a :class:`arena.store.Store` (tournaments; bots by default), or ``None``.
+    """
+    if registry is None:
+        registry = store.bot_registry() if store is not None else InMemoryRegistry()
+    server, port, hub, admin = await start_server(address, registry, operator_token=operator_token,
+                                                  config=config, store=store)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -143,10 +186,18 @@ async def serve_async(address: str = DEFAULT_ADDRESS, *, registry: BotRegistry |
     try:
         await stop.wait()
     finally:
-        hub.close_all()
-        if bridge is not None:
-            await bridge.stop()
-        await server.stop(grace)
+        await _shutdown(server, hub, admin, bridge, grace)
+
+
+async def _shutdown(server: grpc.aio.Server, hub: SessionHub, admin: AdminServicer, bridge: Any,
+                    grace: float) -> None:
+    """Stop the tournaments this gateway plays (their bots still connected, so a
+    match in flight finishes normally), then the sessions, the bridge and the server."""
+    await asyncio.to_thread(admin.close, grace)
+    hub.close_all()
+    if bridge is not None:
+        await bridge.stop()
+    await server.stop(grace)
 
 
 async def _start_bridge(hub: SessionHub, config: GatewayConfig | None) -> Any:
@@ -158,28 +209,41 @@ async def _start_bridge(hub: SessionHub, config: GatewayConfig | None) -> Any:
     return await RedisBridge(hub, config.redis_url).start()
 
 
-def serve(address: str = DEFAULT_ADDRESS, *, db_path: str | None = "arena-bots.sqlite3",
+def serve(address: str = DEFAULT_ADDRESS, *, store_url: str | None = DEFAULT_STORE_URL,
           operator_token: str | None = None, grace: float = 5.0,
           config: GatewayConfig | None = None) -> None:
     """Run the gateway in the foreground until SIGINT/SIGTERM (``arena serve``).
 
     :param address: ``host:port`` to listen on (plaintext; loopback by default).
-    :param db_path: SQLite file of the bot registry (``None``: in memory).
+    :param store_url: the store (SQLAlchemy URL, migrated at start): its ``bots``
+        table authenticates bots (``arena bots register --store URL`` writes it)
+        and AdminService keeps tournaments in it. ``None``: bots in memory and no
+        tournament calls.
     :param operator_token: token for AdminService; default ``$ARENA_OPERATOR_TOKEN``,
         else a random one that is logged once at start.
-    :param grace: seconds given to open calls at shutdown.
+    :param grace: seconds given to open calls (and running tournaments) at shutdown.
     """
     token = operator_token or os.environ.get("ARENA_OPERATOR_TOKEN")
     if not token:
         token = secrets.token_urlsafe(24)
         log.warning("no operator token given; this run's operator token is %s", token)
-    registry: BotRegistry = SqliteRegistry(db_path) if db_path else InMemoryRegistry()
-    asyncio.run(serve_async(address, registry=registry, operator_token=token, config=config,
-                            grace=grace))
+    store = open_gateway_store(store_url)
+    if store is not None:
+        log.info("bots and tournaments in %r", store)
+    try:
+        asyncio.run(serve_async(address, store=store, operator_token=token, config=config, grace=grace))
+    finally:
+        if store is not None:
+            store.dispose()
 
 
 class Gateway:
     """An embedded gateway: the server on a private event-loop thread.
+
+    :param registry: where bots are authenticated; default: the store's ``bots``
+        table, or a fresh in-memory registry without a store.
+    :param store: a :class:`arena.store.Store` or a store URL (migrated) for the
+        tournament calls of AdminService; ``None``: those answer FAILED_PRECONDITION.
 
     >>> with Gateway() as gw:                     # listens on a free loopback port
     ...     bot, token = gw.registry.register('my-bot')
@@ -189,9 +253,14 @@ class Gateway:
     """
 
     def __init__(self, address: str = "127.0.0.1:0", *, registry: BotRegistry | None = None,
-                 operator_token: str | None = None, config: GatewayConfig | None = None) -> None:
+                 store: Any = None, operator_token: str | None = None,
+                 config: GatewayConfig | None = None) -> None:
         self.address = address
-        self.registry = registry if registry is not None else InMemoryRegistry()
+        self.store = open_gateway_store(store)
+        self._own_store = isinstance(store, str)
+        if registry is None:
+            registry = self.store.bot_registry() if self.store is not None else InMemoryRegistry()
+        self.registry = registry
         self.operator_token = operator_token
         self.config = config or GatewayConfig()
         self.port = 0
@@ -234,9 +303,9 @@ class Gateway:
             loop.close()
 
     async def _main(self) -> None:
-        server, self.port, hub = await start_server(self.address, self.registry,
-                                                    operator_token=self.operator_token,
-                                                    config=self.config)
+        server, self.port, hub, admin = await start_server(self.address, self.registry,
+                                                           operator_token=self.operator_token,
+                                                           config=self.config, store=self.store)
         self.hub = hub
         self.router = LocalRouter(hub)
         self._stop = asyncio.Event()
@@ -245,10 +314,7 @@ class Gateway:
         try:
             await self._stop.wait()
         finally:
-            hub.close_all()
-            if bridge is not None:
-                await bridge.stop()
-            await server.stop(self._grace)
+            await _shutdown(server, hub, admin, bridge, self._grace)
 
     def stop(self, grace: float = 1.0) -> None:
         """Stop the server (``server.stop(grace)``) and join its thread."""
@@ -262,6 +328,8 @@ class Gateway:
                 pass
         self._thread.join()
         self._thread = None
+        if self._own_store and self.store is not None:
+            self.store.dispose()
 
     def agent(self, bot_id: str, **kwargs: Any) -> Any:
         """A :class:`~arena.gateway.remote_agent.RemoteAgent` for ``bot_id`` on this gateway."""

@@ -240,11 +240,8 @@ def test_compose_commands_ports_env(compose: dict[str, Any]) -> None:
             assert s.gateway_host == "0.0.0.0"
             assert _published(svc) == {s.gateway_port: s.gateway_port}
             assert f"127.0.0.1:{s.gateway_port}'" in svc["healthcheck"]["test"][-1]
-            assert option(args, "--db") == s.gateway_db
-            assert any(str(v).split(":")[1] == str(Path(s.gateway_db).parent)
-                       for v in (svc.get("volumes") or []) if isinstance(v, str)) or any(
-                v.get("target") == str(Path(s.gateway_db).parent) for v in svc.get("volumes", [])
-                if isinstance(v, dict))
+            # bots and tournaments in the store named by ARENA_STORE_URL (password out of argv)
+            assert "--db" not in args and "--store" not in args
             assert s.operator_token == PLACEHOLDERS["ARENA_OPERATOR_TOKEN"]
         else:
             assert "ARENA_OPERATOR_TOKEN" not in env  # only the gateway holds the admin token
@@ -347,12 +344,10 @@ def test_k8s_workloads(k8s: dict[tuple[str, str], dict[str, Any]], compose: dict
             assert store.password == "secret-db-password"
         if name == "gateway":
             assert option(args, "--address") == s.gateway_address and s.gateway_host == "0.0.0.0"
-            assert option(args, "--db") == s.gateway_db
+            assert "--db" not in args and "--store" not in args  # bots: the store of ARENA_STORE_URL
             assert ports == {"grpc": s.gateway_port}
             assert c["readinessProbe"]["grpc"]["port"] == s.gateway_port
             assert s.operator_token == "secret-operator-token"
-            mounts = {m["mountPath"] for m in c["volumeMounts"]}
-            assert str(Path(s.gateway_db).parent) in mounts
         else:
             assert s.operator_token is None
         if name == "dashboard":
@@ -372,7 +367,7 @@ def test_k8s_workloads(k8s: dict[tuple[str, str], dict[str, Any]], compose: dict
                 assert p["targetPort"] in ports or p["targetPort"] in ports.values(), (name, p)
         # the same configuration as the compose file, apart from hosts and secrets
         cs = Settings.from_env({k: str(v) for k, v in compose["services"][name]["environment"].items()})
-        for field in ("gateway_address", "gateway_db", "dashboard_host", "dashboard_port",
+        for field in ("gateway_address", "dashboard_host", "dashboard_port",
                       "visibility_timeout", "unacked_restore_interval", "unacked_restore_throttle",
                       "redis_url"):
             assert getattr(s, field) == getattr(cs, field), (name, field)

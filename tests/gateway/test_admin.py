@@ -1,4 +1,5 @@
-"""AdminService over loopback: operator token, register/list/revoke, placeholders."""
+"""AdminService over loopback: operator token, register/list/revoke (in memory and in the
+store); the tournament calls are in ``test_admin_tournaments.py``."""
 
 from __future__ import annotations
 
@@ -46,18 +47,6 @@ def test_admin_register_list_revoke(gateway: Gateway) -> None:
         with pytest.raises(grpc.RpcError) as exc:
             admin.RevokeBot(admin_pb2.RevokeBotRequest(bot_id="ghost"), metadata=AUTH)
         assert exc.value.code() == grpc.StatusCode.NOT_FOUND
-
-
-def test_tournament_calls_are_unimplemented(gateway: Gateway) -> None:
-    with grpc.insecure_channel(gateway.target) as channel:
-        admin = admin_pb2_grpc.AdminServiceStub(channel)
-        for call, request in [(admin.CreateTournament, admin_pb2.CreateTournamentRequest(game="bridge")),
-                              (admin.GetTournament, admin_pb2.GetTournamentRequest()),
-                              (admin.GetStandings, admin_pb2.GetStandingsRequest()),
-                              (admin.GetRatings, admin_pb2.GetRatingsRequest())]:
-            with pytest.raises(grpc.RpcError) as exc:
-                call(request, metadata=AUTH)
-            assert exc.value.code() == grpc.StatusCode.UNIMPLEMENTED
 
 
 def test_sqlite_registry_persists_hashes_only(tmp_path) -> None:  # type: ignore[no-untyped-def]

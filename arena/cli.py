@@ -314,12 +314,20 @@ def serve_cmd(
                                        help="Local processes for tournaments the gateway plays itself "
                                             "(no Redis); default: CPU count, at least 2."),
     grace: float = typer.Option(5.0, "--grace", help="Seconds to finish open calls on shutdown."),
+    event_loop: str = typer.Option("auto", "--event-loop", envvar="ARENA_GATEWAY_EVENT_LOOP",
+                                   help="auto (uvloop when installed), asyncio or uvloop."),
     db: Optional[Path] = typer.Option(None, "--db", hidden=True, help="Removed: bots live in the store."),
 ) -> None:
     """Run the gRPC gateway for external bots (and the dashboard) until Ctrl-C or SIGTERM."""
     from arena.gateway import GatewayConfig, serve
 
     _db_removed(db)
+    from arena.gateway.loop import event_loop_factory
+
+    try:
+        event_loop_factory(event_loop)
+    except (ValueError, RuntimeError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--event-loop") from None
     if dashboard_port:
         import threading
 
@@ -332,7 +340,7 @@ def serve_cmd(
         threading.Thread(target=server.run, name="dashboard", daemon=True).start()
         err.print(f"dashboard on http://{dashboard_host}:{dashboard_port}/")
     serve(address, store_url=store_url, operator_token=operator_token, grace=grace,
-          config=GatewayConfig(redis_url=redis_url, tournament_jobs=jobs))
+          config=GatewayConfig(redis_url=redis_url, tournament_jobs=jobs, event_loop=event_loop))
 
 
 tournament_app = typer.Typer(no_args_is_help=True, help="Run, submit and follow tournaments.")

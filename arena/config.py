@@ -21,6 +21,9 @@ variable                                  meaning                               
                                           decision routes to the gateway
 ``ARENA_GATEWAY_ADDRESS``                 ``host:port`` the gateway listens on   ``127.0.0.1:50051``
                                           (``arena serve --address``)
+``ARENA_GATEWAY_EVENT_LOOP``              the gateway's event loop: ``auto``     ``auto``
+                                          (uvloop when installed), ``asyncio``,
+                                          ``uvloop`` (``arena serve --event-loop``)
 ``ARENA_OPERATOR_TOKEN``                  token for AdminService calls           none (a random one is
                                           (a secret)                             logged at start)
 ``ARENA_DASHBOARD_HOST``                  address the dashboard binds            ``127.0.0.1``
@@ -66,6 +69,7 @@ ENV: dict[str, str] = {
     "store_url": "ARENA_STORE_URL",
     "redis_url": "ARENA_REDIS_URL",
     "gateway_address": "ARENA_GATEWAY_ADDRESS",
+    "gateway_event_loop": "ARENA_GATEWAY_EVENT_LOOP",
     "operator_token": "ARENA_OPERATOR_TOKEN",
     "dashboard_host": "ARENA_DASHBOARD_HOST",
     "dashboard_port": "ARENA_DASHBOARD_PORT",
@@ -94,6 +98,8 @@ class Settings:
     """``ARENA_REDIS_URL``: Celery broker and result backend; decision routes to the gateway."""
     gateway_address: str = f"127.0.0.1:{DEFAULT_GATEWAY_PORT}"
     """``ARENA_GATEWAY_ADDRESS``: where ``arena serve`` listens (``0.0.0.0:50051`` in a container)."""
+    gateway_event_loop: str = "auto"
+    """``ARENA_GATEWAY_EVENT_LOOP``: ``auto`` (uvloop when installed), ``asyncio`` or ``uvloop``."""
     operator_token: str | None = None
     """``ARENA_OPERATOR_TOKEN``: secret for AdminService calls."""
     dashboard_host: str = "127.0.0.1"

@@ -23,6 +23,7 @@ resubmitting what is pending.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import socket
@@ -65,6 +66,8 @@ def warm_up(store_url: str | None) -> None:
     benchmark's CPU figures). Nothing opened here crosses the fork: the store's
     engine is disposed, and no gRPC module is imported (tasks never use gRPC).
     Failures are logged, never raised: a worker starts even if the store is down.
+    Last, ``gc.freeze()`` moves everything loaded so far out of the collector's
+    reach, as prefork servers do.
     """
     from arena.bots import list_bots, make_bot
     from arena.bots import convert  # noqa: F401 - the observation <-> proto conversion
@@ -87,6 +90,10 @@ def warm_up(store_url: str | None) -> None:
             store.engine.dispose()
         except Exception as exc:  # noqa: BLE001
             log.warning("warm-up: store %s: %s", store_url, exc)
+    # what the parent holds now lives as long as the worker: keep it out of the
+    # pool processes' garbage collections (and their pages shared after the fork)
+    gc.collect()
+    gc.freeze()
 
 
 def _sprt_decided(store: Any, tournament_id: str) -> Any:

@@ -69,6 +69,8 @@ REPLY_TTL = 60
 """Seconds a reply key lives after its push (a worker that gave up never reads it)."""
 PULL_BATCH = 64
 """Most queued items the gateway takes from a bot's queue in one ``BLMPOP``."""
+STOP_STEP_SECONDS = 1.0
+"""Bound on each step of :meth:`RedisBridge.stop`."""
 
 _PUSH = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -302,25 +304,30 @@ class RedisBridge:
         return self
 
     async def stop(self) -> None:
-        """Stop pulling; connected bots go offline (their queued requests get ``F``)."""
+        """Stop pulling; connected bots go offline (their queued requests get ``F``).
+
+        Bounded: each step gets at most :data:`STOP_STEP_SECONDS` (a Redis that
+        does not answer must not hold the gateway's shutdown).
+        """
         if self._supervisor is not None:
             self._supervisor.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._supervisor
+            await _settle(self._supervisor)
         for bot_id in list(self._pullers):
-            await self._offline(bot_id)
+            try:
+                await asyncio.wait_for(self._offline(bot_id), STOP_STEP_SECONDS)
+            except asyncio.TimeoutError:
+                log.warning("redis bridge: %s not taken offline in time", bot_id)
         if self._writer is not None:
             # the replies still queued (answers, ``F`` for the offline bots) go out first
-            deadline = time.monotonic() + 1.0
+            deadline = time.monotonic() + STOP_STEP_SECONDS
             while (self._outgoing or self._unread) and not self._writer.done() \
                     and time.monotonic() < deadline:
                 await asyncio.sleep(0.01)
             self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._writer
+            await _settle(self._writer)
         if self._redis is not None:
             with contextlib.suppress(Exception):
-                await self._redis.aclose()
+                await asyncio.wait_for(self._redis.aclose(), STOP_STEP_SECONDS)
 
     async def _supervise(self) -> None:
         assert self._redis is not None
@@ -351,8 +358,7 @@ class RedisBridge:
         task = self._pullers.pop(bot_id, None)
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            await _settle(task)
         if self._redis is None:
             return
         try:
@@ -502,6 +508,12 @@ class RedisBridge:
         finally:
             self._reply_writer = None
             await _discard(conn)
+
+
+async def _settle(task: asyncio.Task[Any]) -> None:
+    """Wait (boundedly) for a cancelled task to finish."""
+    with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError, Exception):
+        await asyncio.wait_for(asyncio.shield(task), STOP_STEP_SECONDS)
 
 
 async def _discard(conn: Any) -> None:

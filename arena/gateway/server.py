@@ -29,6 +29,7 @@ import grpc
 from arena.admin.v1 import admin_pb2_grpc
 from arena.bot.v1 import bot_pb2_grpc
 from arena.gateway.admin import AdminServicer
+from arena.gateway.loop import event_loop_factory
 from arena.gateway.registry import BotRegistry, InMemoryRegistry
 from arena.gateway.router import LocalRouter
 from arena.gateway.servicer import BotServicer
@@ -67,6 +68,9 @@ class GatewayConfig:
     """Also serve connected bots to referees in other processes (Celery workers)
     through Redis at this URL (:class:`~arena.gateway.redis_router.RedisBridge`);
     ``CreateTournament`` then submits to those workers by default."""
+    event_loop: str = "auto"
+    """The gateway's event loop: ``auto`` (uvloop when installed), ``asyncio`` or
+    ``uvloop`` (:mod:`arena.gateway.loop`)."""
     tournament_jobs: int | None = None
     """Local processes of a tournament this gateway plays itself (CreateTournament
     without Redis); default: the CPU count, at least 2 (1 plays on a thread of the
@@ -230,8 +234,10 @@ def serve(address: str = DEFAULT_ADDRESS, *, store_url: str | None = DEFAULT_STO
     store = open_gateway_store(store_url)
     if store is not None:
         log.info("bots and tournaments in %r", store)
+    loop_factory = event_loop_factory((config or GatewayConfig()).event_loop)
     try:
-        asyncio.run(serve_async(address, store=store, operator_token=token, config=config, grace=grace))
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            runner.run(serve_async(address, store=store, operator_token=token, config=config, grace=grace))
     finally:
         if store is not None:
             store.dispose()
@@ -292,7 +298,7 @@ class Gateway:
         return self
 
     def _run(self) -> None:
-        loop = asyncio.new_event_loop()
+        loop = event_loop_factory(self.config.event_loop)()
         self._loop = loop
         try:
             loop.run_until_complete(self._main())

@@ -57,11 +57,13 @@ def _request(action_id: int) -> bot_pb2.DecisionRequest:
 
 
 class _Route:
-    def __init__(self, redis_url: str) -> None:
+    def __init__(self, redis_url: str, event_loop: str) -> None:
         from arena.gateway import Gateway, GatewayConfig
         from arena.gateway.redis_router import RedisRouter
 
-        self.gateway = Gateway("127.0.0.1:0", config=GatewayConfig(redis_url=redis_url)).start()
+        self.gateway = Gateway("127.0.0.1:0", config=GatewayConfig(redis_url=redis_url,
+                                                                   event_loop=event_loop)).start()
+        assert type(self.gateway._loop).__module__.split(".")[0] == event_loop
         self.router = RedisRouter(redis_url, slack=0.5)
         self.bots: list[Any] = []
 
@@ -79,9 +81,10 @@ class _Route:
         self.gateway.stop(grace=0.5)
 
 
-@pytest.fixture
-def route(redis_server: RedisServer) -> Iterator[_Route]:
-    r = _Route(redis_server.url)
+@pytest.fixture(params=["asyncio", "uvloop"])
+def route(request: pytest.FixtureRequest, redis_server: RedisServer) -> Iterator[_Route]:
+    """The route with the gateway on each event loop it supports."""
+    r = _Route(redis_server.url, request.param)
     try:
         yield r
     finally:

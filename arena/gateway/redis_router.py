@@ -54,6 +54,7 @@ import time
 import uuid
 from typing import Any
 
+import hiredis
 import redis
 import redis.asyncio as aioredis
 
@@ -61,7 +62,8 @@ from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout
 from arena.gateway.router import DecisionRouter
 
-__all__ = ["RedisRouter", "RedisBridge", "requests_key", "online_key", "REPLY_TTL"]
+__all__ = ["RedisRouter", "RedisBridge", "RespConnection", "open_resp", "requests_key", "online_key",
+           "REPLY_TTL"]
 
 log = logging.getLogger("arena.gateway.redis")
 
@@ -259,6 +261,132 @@ class RedisRouter(DecisionRouter):
             self.redis.close()
 
 
+class RespConnection(asyncio.Protocol):
+    """A Redis connection for the bridge's hot path: pre-encoded commands out,
+    replies parsed by hiredis and handed to ``on_reply`` as they arrive.
+
+    The pull loop and the replies need nothing of a client but "write these bytes"
+    and "here is a reply": redis-py's asyncio connection adds a stream reader, a
+    task wake-up and its parser's coroutines to every reply, which cost the gateway
+    about as much CPU per decision as the bot's gRPC stream. :func:`open_resp`
+    connects it (TCP, TLS or a Unix socket, with AUTH and SELECT from the URL,
+    parsed by redis-py).
+
+    Replies are hiredis values: ``bytes``, ``int``, lists, ``None``, or a
+    ``hiredis.ReplyError`` instance for an error reply.
+    """
+
+    def __init__(self, on_reply: Any, setup: int) -> None:
+        self._parser = hiredis.Reader()
+        self._on_reply = on_reply
+        self._setup = setup
+        loop = asyncio.get_running_loop()
+        self.ready: asyncio.Future[None] = loop.create_future()
+        """Done when the AUTH/SELECT replies are in (an exception if one failed)."""
+        self.closed: asyncio.Future[BaseException | None] = loop.create_future()
+        """Done when the connection is lost (its result: the error, if any)."""
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        if not self._setup and not self.ready.done():
+            self.ready.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        parser = self._parser
+        parser.feed(data)
+        while True:
+            reply = parser.gets()
+            if reply is False:
+                return
+            if self._setup:
+                self._setup -= 1
+                if isinstance(reply, hiredis.ReplyError):
+                    if not self.ready.done():
+                        self.ready.set_exception(ConnectionError(f"Redis refused the connection: {reply}"))
+                    self.close()
+                    return
+                if not self._setup and not self.ready.done():
+                    self.ready.set_result(None)
+                continue
+            try:
+                self._on_reply(reply)
+            except Exception:  # noqa: BLE001 - a bug here must not close the connection
+                log.exception("redis bridge: handling a reply failed")
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError(f"connection to Redis lost: {exc}"))
+        if not self.closed.done():
+            self.closed.set_result(exc)
+
+    def write(self, data: bytes) -> bool:
+        """Write ``data`` unless the connection is closing; returns whether written."""
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return False
+        transport.write(data)
+        return True
+
+    def close(self) -> None:
+        """Close after the buffered writes went out."""
+        if self.transport is not None:
+            self.transport.close()
+
+
+async def open_resp(url: str, on_reply: Any, *, timeout: float = 5.0) -> RespConnection:
+    """A :class:`RespConnection` to the Redis at ``url``, authenticated and on its db.
+
+    :raises ConnectionError: if Redis cannot be reached or refuses AUTH/SELECT.
+    """
+    options = aioredis.connection.parse_url(url)
+    setup = []
+    if options.get("password") is not None:
+        user = options.get("username")
+        setup.append(_pack(b"AUTH", *( [str(user).encode()] if user else []),
+                           str(options["password"]).encode()))
+    if int(options.get("db") or 0):
+        setup.append(_pack(b"SELECT", b"%d" % int(options["db"])))
+    loop = asyncio.get_running_loop()
+
+    def factory() -> RespConnection:
+        return RespConnection(on_reply, len(setup))
+
+    try:
+        async with asyncio.timeout(timeout):
+            if options.get("path"):
+                _, conn = await loop.create_unix_connection(factory, str(options["path"]))
+            else:
+                tls = _tls_context(options) if options.get("connection_class") is aioredis.SSLConnection \
+                    else None
+                _, conn = await loop.create_connection(
+                    factory, str(options.get("host", "127.0.0.1")), int(options.get("port", 6379)), ssl=tls)
+            conn.write(b"".join(setup))
+            await conn.ready
+    except (OSError, asyncio.TimeoutError) as exc:
+        raise ConnectionError(f"cannot connect to Redis at {url}: {exc}") from None
+    return conn
+
+
+def _tls_context(options: dict[str, Any]) -> Any:
+    """The TLS context of a ``rediss://`` URL's options (``ssl_cert_reqs``,
+    ``ssl_ca_certs``, ``ssl_certfile``, ``ssl_keyfile``, ``ssl_check_hostname``), as
+    redis-py reads them."""
+    import ssl
+
+    context = ssl.create_default_context(cafile=options.get("ssl_ca_certs"))
+    if options.get("ssl_certfile"):
+        context.load_cert_chain(options["ssl_certfile"], options.get("ssl_keyfile"))
+    reqs = str(options.get("ssl_cert_reqs", "required")).lower()
+    if options.get("ssl_check_hostname") is False or reqs in ("none", "optional"):
+        context.check_hostname = False
+    if reqs == "none":
+        context.verify_mode = ssl.CERT_NONE
+    elif reqs == "optional":
+        context.verify_mode = ssl.CERT_OPTIONAL
+    return context
+
+
 class RedisBridge:
     """Gateway side: serves each connected bot's Redis queue through the hub.
 
@@ -267,13 +395,11 @@ class RedisBridge:
     gets its online key and a pull task; a closed one loses both and its queued
     requests are answered ``F``.
 
-    The hot path talks to Redis on connections of its own (one blocking pull
-    connection per connected bot, one reply connection for every reply), with
-    commands pre-encoded as in :class:`RedisRouter`: redis-py's connection and
-    parser, without its per-command client machinery (pool checkout, retry
-    wrapper, pipeline objects), which cost the gateway more CPU per decision than
-    the rest of the route. A reply is written to the socket as soon as the bot's
-    answer is handled; a task reads the responses behind it.
+    The hot path runs in protocol callbacks (:class:`RespConnection`): each
+    connected bot has a pull connection on which a ``BLMPOP`` reply is handed to
+    the hub and the next ``BLMPOP`` written in the same callback, and one reply
+    connection carries every answer (``RPUSH`` + ``EXPIRE``, written the moment the
+    bot's decision is handled). Presence keys and clean-up use redis-py.
     """
 
     def __init__(self, hub: Any, url: str, *, gateway_id: str | None = None,
@@ -286,20 +412,17 @@ class RedisBridge:
         self._redis: aioredis.Redis | None = None
         self._pullers: dict[str, asyncio.Task[None]] = {}
         self._supervisor: asyncio.Task[None] | None = None
-        self._writer: asyncio.Task[None] | None = None
+        self._replier: asyncio.Task[None] | None = None
+        self._reply_conn: RespConnection | None = None
         self._outgoing: list[bytes] = []
         """Replies (packed commands) waiting for the reply connection."""
-        self._reply_writer: Any = None
-        self._unread = 0
-        """Commands written on the reply connection whose responses are not read yet."""
         self._ttl = b"%d" % REPLY_TTL
-        self._wake = asyncio.Event()
         self._blmpop = True
 
     async def start(self) -> RedisBridge:
         self._redis = aioredis.Redis.from_url(self.url, health_check_interval=0)
         loop = asyncio.get_running_loop()
-        self._writer = loop.create_task(self._write_replies())
+        self._replier = loop.create_task(self._keep_reply_connection())
         self._supervisor = loop.create_task(self._supervise())
         return self
 
@@ -317,14 +440,12 @@ class RedisBridge:
                 await asyncio.wait_for(self._offline(bot_id), STOP_STEP_SECONDS)
             except asyncio.TimeoutError:
                 log.warning("redis bridge: %s not taken offline in time", bot_id)
-        if self._writer is not None:
-            # the replies still queued (answers, ``F`` for the offline bots) go out first
-            deadline = time.monotonic() + STOP_STEP_SECONDS
-            while (self._outgoing or self._unread) and not self._writer.done() \
-                    and time.monotonic() < deadline:
-                await asyncio.sleep(0.01)
-            self._writer.cancel()
-            await _settle(self._writer)
+        deadline = time.monotonic() + STOP_STEP_SECONDS
+        while self._outgoing and time.monotonic() < deadline:  # reconnecting: let it flush
+            await asyncio.sleep(0.01)
+        if self._replier is not None:
+            self._replier.cancel()
+            await _settle(self._replier)
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._redis.aclose(), STOP_STEP_SECONDS)
@@ -373,49 +494,49 @@ class RedisBridge:
         except Exception as exc:  # noqa: BLE001
             log.warning("redis bridge: cleaning up %s: %s", bot_id, exc)
 
-    async def _connection(self) -> Any:
-        """A connection of the bridge's own (not returned to the pool)."""
-        assert self._redis is not None
-        conn = self._redis.connection_pool.make_connection()
-        await conn.connect()
-        return conn
-
     async def _pull(self, bot_id: str) -> None:
+        """Keep a pull connection for ``bot_id`` (reconnecting after errors)."""
         key = requests_key(bot_id).encode()
         blmpop = _pack(b"BLMPOP", b"1", b"1", key, b"LEFT", b"COUNT", b"%d" % PULL_BATCH)
         blpop = _pack(b"BLPOP", key, b"1")
-        conn: Any = None
-        try:
-            while True:
-                try:
-                    if conn is None:
-                        conn = await self._connection()
-                    # BLMPOP (Redis >= 7): up to PULL_BATCH queued items per round trip
-                    await conn.send_packed_command(blmpop if self._blmpop else blpop, check_health=False)
-                    popped = await conn.read_response()
-                except asyncio.CancelledError:
-                    raise
-                except aioredis.ResponseError as exc:
-                    if "unknown command" in str(exc).lower() and self._blmpop:
-                        self._blmpop = False  # Redis < 7
-                        continue
-                    log.warning("redis bridge: pulling %s: %s", bot_id, exc)
-                    await asyncio.sleep(0.5)
-                    continue
-                except Exception as exc:  # noqa: BLE001 - Redis down: reconnect and retry
-                    log.warning("redis bridge: pulling %s: %s", bot_id, exc)
-                    conn = await _discard(conn)
-                    await asyncio.sleep(0.5)
-                    continue
-                if not popped:
-                    continue
-                items = popped[1] if self._blmpop else [popped[1]]
+        conn: RespConnection | None = None
+        loop = asyncio.get_running_loop()
+
+        def pop_next() -> None:
+            if conn is not None:
+                conn.write(blmpop if self._blmpop else blpop)
+
+        def on_reply(reply: Any) -> None:
+            if isinstance(reply, hiredis.ReplyError):
+                if self._blmpop and "unknown command" in str(reply).lower():
+                    self._blmpop = False  # Redis < 7
+                    pop_next()
+                else:
+                    log.warning("redis bridge: pulling %s: %s", bot_id, reply)
+                    loop.call_later(0.5, pop_next)
+                return
+            if reply:
+                items = reply[1] if self._blmpop else [reply[1]]
                 for item in items:
                     if isinstance(item, bytes):
                         self._handle(bot_id, item)
+            pop_next()
+
+        try:
+            while True:
+                try:
+                    conn = await open_resp(self.url, on_reply)
+                    pop_next()
+                    lost = await conn.closed
+                    log.warning("redis bridge: pull connection of %s lost: %s", bot_id, lost)
+                except ConnectionError as exc:
+                    log.warning("redis bridge: pulling %s: %s", bot_id, exc)
+                conn = None
+                await asyncio.sleep(0.5)
         finally:
-            # cancelled (the bot went offline, or stop()) with a pop possibly in flight
-            await _discard(conn)
+            # cancelled (the bot went offline, or stop()); a pop in flight is dropped
+            if conn is not None:
+                conn.close()
 
     def _handle(self, bot_id: str, item: bytes) -> None:
         kind = item[:1]
@@ -455,73 +576,48 @@ class RedisBridge:
         self._reply(reply_key, payload)
 
     def _reply(self, reply_key: bytes, payload: bytes) -> None:
-        """Send a reply to the worker waiting on ``reply_key`` (loop thread only).
-
-        Written to the reply connection's socket at once when it is up (no loop
-        turn between the bot's answer and its push); else queued for the reply
-        task, which writes the queue when it has (re)connected.
-        """
+        """Send a reply to the worker waiting on ``reply_key`` (loop thread only):
+        written at once when the reply connection is up, else queued for it."""
         packed = _pack(b"RPUSH", reply_key, payload) + _pack(b"EXPIRE", reply_key, self._ttl)
-        writer = self._reply_writer
-        if writer is not None and not self._outgoing and not writer.is_closing():
-            writer.write(packed)
-            self._unread += 2
-        else:
+        conn = self._reply_conn
+        if conn is None or self._outgoing or not conn.write(packed):
             self._outgoing.append(packed)
-        self._wake.set()
 
-    async def _write_replies(self) -> None:
-        """The reply task: owns the reply connection and reads its responses.
+    async def _keep_reply_connection(self) -> None:
+        """Keep the reply connection up; write what was queued while it was down.
 
-        ``_reply`` writes to the connection's stream directly; this task reads one
-        response per command written, keeping the connection in step, writes the
-        queued replies (when the connection was down, or the stream is not
-        writable directly), and reconnects after an error (the replies on the
-        wire then are lost: their workers time out by themselves).
+        Replies written on a connection that is then lost are lost: their workers
+        time out by themselves.
         """
-        conn: Any = None
+        def on_reply(reply: Any) -> None:
+            if isinstance(reply, hiredis.ReplyError):
+                log.warning("redis bridge: a reply was refused: %s", reply)
+
+        conn: RespConnection | None = None
         try:
             while True:
-                if not self._unread and not self._outgoing:
-                    await self._wake.wait()
-                    self._wake.clear()
-                    continue
                 try:
-                    if conn is None:
-                        conn = await self._connection()
-                        writer = getattr(conn, "_writer", None)  # redis-py's StreamWriter
-                        self._reply_writer = writer if hasattr(writer, "write") else None
-                    if self._outgoing:
+                    conn = await open_resp(self.url, on_reply)
+                    while self._outgoing:  # in order, before any new reply is written
                         batch, self._outgoing = self._outgoing, []
-                        self._unread += 2 * len(batch)
-                        await conn.send_packed_command(b"".join(batch), check_health=False)
-                    while self._unread:
-                        await conn.read_response()
-                        self._unread -= 1
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - the workers time out by themselves
-                    log.warning("redis bridge: up to %d replies lost: %s", self._unread // 2, exc)
-                    self._reply_writer, self._unread = None, 0
-                    conn = await _discard(conn)
-                    await asyncio.sleep(0.2)
+                        conn.write(b"".join(batch))
+                    self._reply_conn = conn
+                    lost = await conn.closed
+                    log.warning("redis bridge: reply connection lost: %s", lost)
+                except ConnectionError as exc:
+                    log.warning("redis bridge: reply connection: %s", exc)
+                self._reply_conn, conn = None, None
+                await asyncio.sleep(0.2)
         finally:
-            self._reply_writer = None
-            await _discard(conn)
+            self._reply_conn = None
+            if conn is not None:
+                conn.close()
 
 
 async def _settle(task: asyncio.Task[Any]) -> None:
     """Wait (boundedly) for a cancelled task to finish."""
     with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError, Exception):
         await asyncio.wait_for(asyncio.shield(task), STOP_STEP_SECONDS)
-
-
-async def _discard(conn: Any) -> None:
-    """Close a bridge connection whose state is unknown; returns ``None``."""
-    if conn is not None:
-        with contextlib.suppress(Exception):
-            await conn.disconnect(nowait=True)
-    return None
 
 
 def _parse_request(item: bytes) -> tuple[int, bytes, bytes]:

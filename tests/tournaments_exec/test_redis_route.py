@@ -209,3 +209,46 @@ def test_a_worker_imports_no_grpc() -> None:
                          timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_bridge_connections_authenticate_and_select_the_db(tmp_path: Path) -> None:
+    """The bridge's own connections (:func:`open_resp`) do AUTH and SELECT from the
+    URL like redis-py, and a wrong password is a clear ConnectionError."""
+    import redis
+
+    from arena.gateway.redis_router import open_resp
+    from tournaments_exec.conftest import _free_port, _port_open
+
+    port = _free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--requirepass", "s3cret", "--dir", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 10
+        while not _port_open(port):
+            assert time.monotonic() < end and proc.poll() is None, "redis-server did not start"
+            time.sleep(0.05)
+
+        async def exercise() -> list[Any]:
+            replies: list[Any] = []
+            for n, url in enumerate((f"redis://:s3cret@127.0.0.1:{port}/3",
+                                     f"redis://default:s3cret@127.0.0.1:{port}/3")):
+                conn = await open_resp(url, replies.append)
+                conn.write(b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\n%d\r\n" % n)
+                while len(replies) < n + 1:
+                    await asyncio.sleep(0.01)
+                conn.close()
+            with pytest.raises(ConnectionError, match="refused"):
+                await open_resp(f"redis://:wrong@127.0.0.1:{port}/3", replies.append)
+            with pytest.raises(ConnectionError, match="cannot connect"):
+                await open_resp(f"redis://127.0.0.1:{_free_port()}/0", replies.append, timeout=2)
+            return replies
+
+        assert asyncio.run(exercise()) == [b"OK", b"OK"]
+        client = redis.Redis(port=port, password="s3cret", db=3)
+        assert client.get("k") == b"1"
+        assert redis.Redis(port=port, password="s3cret", db=0).get("k") is None
+        client.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -17,8 +17,9 @@ Keys
     string (the gateway id) with a TTL of ``online_ttl`` seconds (5 s), refreshed
     every second by the gateway that holds the bot's session and deleted when the
     session closes. ``is_connected`` reads it.
-``arena:reply:<uuid>``
-    list; the reply of one request, expiring ``REPLY_TTL`` seconds after the push.
+``arena:reply:<uuid>:<n>``
+    list; the reply of one request (a random prefix per worker thread, then a
+    counter), expiring ``REPLY_TTL`` seconds after the push.
 
 Messages (bytes)
 ----------------
@@ -45,8 +46,8 @@ Deadlines cross processes as wall-clock times (hosts are assumed NTP-synced).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
+import itertools
 import logging
 import os
 import threading
@@ -123,6 +124,7 @@ class RedisRouter(DecisionRouter):
         self._sha: str | None = None
         self._pid = os.getpid()
         self._local = threading.local()
+        self._bot_keys: dict[str, tuple[bytes, bytes]] = {}
 
     def _client(self) -> redis.Redis:
         if os.getpid() != self._pid:  # forked: never share sockets with the parent
@@ -150,11 +152,28 @@ class RedisRouter(DecisionRouter):
             with contextlib.suppress(Exception):
                 conn.disconnect()
 
+    def _reply_key(self) -> bytes:
+        """A reply key never used before: a random prefix per thread and a counter."""
+        local = self._local
+        prefix = getattr(local, "reply_prefix", None)
+        if prefix is None:
+            prefix = local.reply_prefix = b"arena:reply:" + uuid.uuid4().hex.encode() + b":"
+            local.reply_count = itertools.count()
+        return b"%s%d" % (prefix, next(local.reply_count))
+
+    def _keys(self, bot_id: str) -> tuple[bytes, bytes]:
+        keys = self._bot_keys.get(bot_id)
+        if keys is None:
+            keys = self._bot_keys[bot_id] = (online_key(bot_id).encode(), requests_key(bot_id).encode())
+        return keys
+
     def decide(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float
                ) -> bot_pb2.Decision:
         if timeout <= 0:
             raise DecisionTimeout("no time left for this decision")
-        reply_key = b"arena:reply:" + uuid.uuid4().hex.encode()
+        self._client()  # after a fork: a fresh thread-local state (reply key prefix)
+        reply_key = self._reply_key()
+        online, queue = self._keys(bot_id)
         deadline_ms = int((time.time() + timeout) * 1000)
         envelope = b"D%d|%s|%s" % (deadline_ms, reply_key, request.SerializeToString())
         failure = b"Fbot " + bot_id.encode() + b" is not connected"
@@ -166,8 +185,7 @@ class RedisRouter(DecisionRouter):
                 sha = self._script(client).encode()
                 conn = self._connection(client)
                 conn.send_packed_command(
-                    [_pack(b"EVALSHA", sha, b"3", online_key(bot_id).encode(),
-                           requests_key(bot_id).encode(), reply_key, envelope, failure,
+                    [_pack(b"EVALSHA", sha, b"3", online, queue, reply_key, envelope, failure,
                            b"%d" % REPLY_TTL)
                      + _pack(b"BLPOP", reply_key, wait)], check_health=False)
                 self._read_notify_responses(conn)
@@ -558,22 +576,7 @@ class RedisBridge:
         if remaining <= 0:
             self._reply(reply_key, b"Tthe deadline passed before the gateway got the request")
             return
-        future: concurrent.futures.Future[bot_pb2.Decision] = concurrent.futures.Future()
-        future.add_done_callback(lambda f: self._done(reply_key, f))
-        self.hub.submit(bot_id, request, remaining, future)
-
-    def _done(self, reply_key: bytes, future: concurrent.futures.Future[bot_pb2.Decision]) -> None:
-        if future.cancelled():
-            payload = b"Frequest cancelled"
-        else:
-            exc = future.exception()
-            if exc is None:
-                payload = b"D" + future.result().SerializeToString()
-            elif isinstance(exc, DecisionTimeout):
-                payload = b"T" + str(exc).encode()
-            else:
-                payload = b"F" + (str(exc) or type(exc).__name__).encode()
-        self._reply(reply_key, payload)
+        self.hub.submit(bot_id, request, remaining, _Answer(self, reply_key))
 
     def _reply(self, reply_key: bytes, payload: bytes) -> None:
         """Send a reply to the worker waiting on ``reply_key`` (loop thread only):
@@ -612,6 +615,33 @@ class RedisBridge:
             self._reply_conn = None
             if conn is not None:
                 conn.close()
+
+
+class _Answer:
+    """The outcome of one routed request (a :class:`~arena.gateway.session.DecisionFuture`):
+    set once, on the loop thread, it becomes the reply on the request's key."""
+
+    __slots__ = ("_bridge", "_key", "_done")
+
+    def __init__(self, bridge: RedisBridge, key: bytes) -> None:
+        self._bridge, self._key, self._done = bridge, key, False
+
+    def set_running_or_notify_cancel(self) -> bool:
+        return True
+
+    def done(self) -> bool:
+        return self._done
+
+    def set_result(self, result: bot_pb2.Decision) -> None:
+        if not self._done:
+            self._done = True
+            self._bridge._reply(self._key, b"D" + result.SerializeToString())
+
+    def set_exception(self, exception: BaseException) -> None:
+        if not self._done:
+            self._done = True
+            kind = b"T" if isinstance(exception, DecisionTimeout) else b"F"
+            self._bridge._reply(self._key, kind + (str(exception) or type(exception).__name__).encode())
 
 
 async def _settle(task: asyncio.Task[Any]) -> None:

@@ -21,13 +21,15 @@ import itertools
 import logging
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import grpc
 
 from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout
 
-__all__ = ["BotSession", "SessionHub", "PendingDecision", "MAX_PROTOCOL_ERRORS", "MAX_MESSAGES_PER_SECOND"]
+__all__ = ["BotSession", "SessionHub", "PendingDecision", "DecisionFuture", "MAX_PROTOCOL_ERRORS",
+           "MAX_MESSAGES_PER_SECOND"]
 
 log = logging.getLogger("arena.gateway")
 
@@ -42,6 +44,19 @@ _RECENT_EXPIRED = 4096
 """How many expired request ids a session remembers (to answer LATE, not UNKNOWN)."""
 
 
+class DecisionFuture(Protocol):
+    """Where a request's outcome goes: the part of ``concurrent.futures.Future`` the
+    hub uses (a loop-side router may pass a lighter object of its own)."""
+
+    def set_running_or_notify_cancel(self) -> bool: ...
+
+    def done(self) -> bool: ...
+
+    def set_result(self, result: bot_pb2.Decision) -> None: ...
+
+    def set_exception(self, exception: BaseException) -> None: ...
+
+
 @dataclass(eq=False)
 class PendingDecision:
     """One decision request on its way to a bot and back."""
@@ -49,7 +64,7 @@ class PendingDecision:
     request: bot_pb2.DecisionRequest
     deadline: float
     """Loop clock (``loop.time()``) at which it expires."""
-    future: concurrent.futures.Future[bot_pb2.Decision]
+    future: DecisionFuture
     timer: asyncio.TimerHandle | None = field(default=None)
 
 
@@ -212,7 +227,7 @@ class BotSession:
         self.hub._remove(self)
 
 
-def _fail(future: concurrent.futures.Future[bot_pb2.Decision], exc: BaseException) -> None:
+def _fail(future: DecisionFuture, exc: BaseException) -> None:
     if not future.done():
         future.set_exception(exc)
 
@@ -265,7 +280,7 @@ class SessionHub:
 
     # -- loop side ---------------------------------------------------------
     def submit(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float,
-               future: concurrent.futures.Future[bot_pb2.Decision]) -> None:
+               future: DecisionFuture) -> None:
         """Assign a request id and route the request to the bot's session."""
         request.request_id = next(self._request_ids)
         if not future.set_running_or_notify_cancel():

@@ -19,7 +19,7 @@ request/reply (RPUSH + BLPOP each way) between this process and a child process.
 Both are measured before and after the route phases (their p50s drift by 10-20 %
 between runs on a shared machine); the ratio uses the mean of the two sums.
 
-The gateway runs on the event loop ``arena serve`` would pick (``--event-loop``:
+The gateway is ``arena serve`` in its own process, as deployed (``--event-loop``:
 ``auto`` is uvloop when installed); the bot is the SDK's ``python -m arenabot``
 with its default loop (also uvloop when installed). The baselines use plain
 asyncio, as a user's own gRPC or Redis code would.
@@ -35,6 +35,7 @@ import argparse
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -59,6 +60,12 @@ while True:
         break
     r.rpush("bench:rep", item[1])
 """
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -197,7 +204,6 @@ def main(argv: list[str] | None = None) -> int:
 
     import redis
 
-    from arena.gateway import Gateway, GatewayConfig
     from arena.gateway.redis_router import RedisRouter
     from bench_gateway import plain_ping_pong
 
@@ -207,23 +213,36 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, Any] = {"request_bytes": size, "load_before": os.getloadavg()[0]}
     figures["plain_grpc"] = plain_ping_pong(size, args.seconds)
     figures["plain_redis"] = plain_redis(args.redis_url, size, args.seconds)
-    with tempfile.TemporaryDirectory() as tmp, \
-            Gateway(config=GatewayConfig(redis_url=args.redis_url, event_loop=args.event_loop)) as gw:
-        _, token = gw.registry.register("bench-bot")
+    with tempfile.TemporaryDirectory() as tmp:
+        store_url = f"sqlite:///{Path(tmp) / 'gateway.db'}"
+        from arena.store import Store
+
+        store = Store(store_url)
+        store.migrate()
+        _, token = store.bot_registry().register("bench-bot")
+        store.dispose()
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(SDK), str(ROOT), env.get("PYTHONPATH", "")])
-        bot = subprocess.Popen([sys.executable, "-m", "arenabot", "--target", gw.target, "--token", token,
-                                "--bot", "random", "--max-concurrent", "64"], env=env)
+        address = f"127.0.0.1:{free_port()}"
+        # the gateway as deployed: its own process (arena serve), loop in its main thread
+        gateway = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--address", address,
+                                    "--store", store_url, "--redis-url", args.redis_url,
+                                    "--operator-token", "bench", "--event-loop", args.event_loop],
+                                   env=env, stderr=subprocess.DEVNULL)
+        bot = subprocess.Popen([sys.executable, "-m", "arenabot", "--target", address, "--token", token,
+                                "--bot", "random", "--max-concurrent", "64"], env=env,
+                               stderr=subprocess.DEVNULL)
         try:
-            if not RedisRouter(args.redis_url).wait_connected("bench-bot", 30):
+            if not RedisRouter(args.redis_url).wait_connected("bench-bot", 60):
                 raise RuntimeError("the bot did not connect")
-            others = {"gateway (this process)": os.getpid(), "bot": bot.pid,
+            others = {"gateway": gateway.pid, "bot": bot.pid,
                       "redis": int(client.info("server")["process_id"])}
             figures["route_1"] = route_phase(args.redis_url, Path(tmp), "route1", 1, args.matches, others)
             figures["route_8"] = route_phase(args.redis_url, Path(tmp), "route8", 8, args.matches, others)
         finally:
-            bot.terminate()
-            bot.wait(10)
+            for proc in (bot, gateway):
+                proc.terminate()
+                proc.wait(20)
     client.flushdb()
     figures["plain_grpc_after"] = plain_ping_pong(size, args.seconds)
     figures["plain_redis_after"] = plain_redis(args.redis_url, size, args.seconds)
@@ -235,8 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"DecisionRequest ~{size} bytes; load average before: {figures['load_before']:.2f}; "
           f"gateway event loop: {args.event_loop}")
     for key, label in (("plain_grpc", "plain gRPC ping-pong"), ("plain_redis", "plain Redis req/reply"),
-                       ("plain_grpc_after", "  again after the route"),
-                       ("plain_redis_after", "  again after the route")):
+                       ("plain_grpc_after", "plain gRPC, after the route"),
+                       ("plain_redis_after", "plain Redis, after the route")):
         f = figures[key]
         print(f"  {label:<28} p50 {f['p50_ms']:.3f} ms  p99 {f['p99_ms']:.3f} ms  {f['rate']:8.0f}/s")
     for key in ("route_1", "route_8"):

@@ -252,3 +252,42 @@ def test_bridge_connections_authenticate_and_select_the_db(tmp_path: Path) -> No
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_reply_keys_are_unique_across_threads_and_forks() -> None:
+    """Reply keys come from a per-thread random prefix and a counter: a forked
+    worker must not continue its parent's sequence."""
+    import multiprocessing
+
+    from arena.gateway.redis_router import RedisRouter
+
+    global _FORKED_ROUTER
+    router = _FORKED_ROUTER = RedisRouter("redis://127.0.0.1:1/0")
+    router._client()
+    parent = [router._reply_key() for _ in range(3)]
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.SimpleQueue()
+    procs = [ctx.Process(target=_child_keys, args=(queue,)) for _ in range(2)]
+    for p in procs:  # forked after the parent drew its keys: its state is copied
+        p.start()
+    children = [queue.get() for _ in procs]
+    for p in procs:
+        p.join(10)
+    threads: list[list[bytes]] = []
+    workers = [threading.Thread(target=lambda: threads.append([router._reply_key() for _ in range(3)]))
+               for _ in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    keys = parent + [k for c in children for k in c] + [k for t in threads for k in t]
+    assert len(keys) == 15 and len(set(keys)) == 15, keys
+
+
+_FORKED_ROUTER: Any = None
+
+
+def _child_keys(queue: Any) -> None:
+    router = _FORKED_ROUTER
+    router._client()  # what decide() does first
+    queue.put([router._reply_key() for _ in range(3)])

@@ -63,7 +63,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):  # type: ignore[misc]  # gen
         if problem:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
             return
-        entry = self.registry.authenticate(hello.token)
+        # off the loop: the registry may be a database across the network (the store),
+        # and a slow query must not stall the decisions of every connected bot
+        entry = await asyncio.to_thread(self.registry.authenticate, hello.token)
         if entry is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "invalid or revoked bot token")
             return

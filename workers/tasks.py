@@ -154,6 +154,8 @@ def play_batch(self: Any, tournament_id: str, match_ids: list[str],
 def finalize(self: Any, results: Any, tournament_id: str, store_url: str | None = None,
              round: int = 0, batch_size: int | None = None) -> dict[str, Any]:
     """Chord callback; see the module docstring."""
+    from arena.tournaments.history import refresh_after
+
     url = _store_url(self, store_url)
     store = get_store(url)
     done, total = store.progress(tournament_id)
@@ -163,9 +165,11 @@ def finalize(self: Any, results: Any, tournament_id: str, store_url: str | None 
     sprt = _sprt_decided(store, tournament_id)
     if done >= total:
         store.set_tournament_status(tournament_id, "done")
+        refresh_after(store, tournament_id)
     elif sprt is not None and sprt():
         store.set_tournament_status(tournament_id, "stopped")
         summary["sprt"] = sprt.decision
+        refresh_after(store, tournament_id)
     elif round < MAX_ROUNDS:
         from arena.tournaments.executors import submit_chord
 

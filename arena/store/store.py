@@ -609,6 +609,21 @@ class Store:
                 conn.execute(_table(RatingHistoryRow).insert(), list(chunk))
         return len(rows)
 
+    def replace_ratings(self, ruleset: str, points: Iterable[RatingPoint], *, rater: str) -> int:
+        """Replace the rating history of one ruleset and rater with ``points`` (in
+        order), in one transaction: readers see the old history or the new one."""
+        h = RatingHistoryRow
+        rows = [dict(rater=rater, ruleset=p.ruleset, bot=p.bot, rating=float(p.rating),
+                     interval=None if p.interval is None else float(p.interval), games=int(p.games),
+                     at=p.at, match_id=p.match_id) for p in points]
+        if any(r["ruleset"] != ruleset for r in rows):
+            raise ValueError(f"every point must be of ruleset {ruleset!r}")
+        with self._write() as conn:
+            conn.execute(_table(h).delete().where(h.ruleset == ruleset, h.rater == rater))
+            for chunk in _chunks(rows):
+                conn.execute(_table(h).insert(), list(chunk))
+        return len(rows)
+
     def rating_history(self, ruleset: str, bot: str | None = None, *,
                        rater: str | None = None) -> list[RatingPoint]:
         """Rating points of a ruleset (optionally one bot / one rater), in append order."""

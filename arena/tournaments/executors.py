@@ -33,10 +33,14 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.records.record import MatchRecord
+from arena.tournaments.history import refresh_after
 from arena.tournaments.spec import MatchSpec
+
+if TYPE_CHECKING:  # for the annotation only; open_store imports it when called
+    from arena.store import Store
 
 __all__ = ["Executor", "EmbeddedExecutor", "CeleryExecutor", "open_store", "choose_batch_size",
            "submit_chord", "Progress", "TARGET_BATCH_SECONDS", "MAX_BATCH"]
@@ -50,7 +54,7 @@ MAX_BATCH = 50
 """Most matches in one task."""
 
 
-def open_store(url: str) -> Any:
+def open_store(url: str) -> Store:
     """``arena.store.Store(url)``, migrated."""
     from arena.store import Store
 
@@ -178,6 +182,7 @@ class EmbeddedExecutor(Executor):
         except _Stopped:
             store.requeue(tournament_id, running=True, failed=False)
             store.set_tournament_status(tournament_id, "stopped")
+            refresh_after(store, tournament_id)
             return store.progress(tournament_id)
         finally:
             if threads is not None:
@@ -185,6 +190,7 @@ class EmbeddedExecutor(Executor):
         result: tuple[int, int] = store.progress(tournament_id)
         if result[0] >= result[1]:
             store.set_tournament_status(tournament_id, "done")
+            refresh_after(store, tournament_id)
         return result
 
     @staticmethod

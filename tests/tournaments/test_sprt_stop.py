@@ -54,6 +54,10 @@ def test_strong_candidate_accepts_h1_early(tmp_path: Path) -> None:
     config, store, _ = commands.register(tmp_path / "h1.toml", f"sqlite:///{tmp_path / 'arena.db'}")
     stopper = commands.sprt_stopper(config, store)
     assert stopper is not None and stopper() and stopper.decision == "H1"
+    # a stopped tournament's results are in the rating history too
+    ruleset = next(iter(store.records("sprt-h1"))).ruleset
+    assert {p.match_id for p in store.rating_history(ruleset, rater="elo")} == \
+        {r.match_id for r in store.records("sprt-h1")}
     # running again does not play on: the test has decided
     again, _, _ = _run(tmp_path, "h1", 0, 100, False)
     assert again == done

@@ -89,6 +89,18 @@ def test_same_records_embedded_and_celery(tmp_path: Path, redis_server: RedisSer
     _wait_status(store_c, config.id, "done")  # the chord's finalize ran
     played_by = {st.claimed_by for st in store_c.spec_states(config.id)}
     assert len(played_by) == 2, played_by  # both workers played
+    # finalize wrote the rating history; the same records give the same history
+    ruleset = next(iter(store_c.records(config.id))).ruleset
+
+    def history(store: Any) -> list[tuple[str, float, int, str | None]]:
+        return [(p.bot, round(p.rating, 9), p.games, p.match_id)
+                for p in store.rating_history(ruleset, rater="elo")]
+
+    end = time.monotonic() + 15
+    while not history(store_c):
+        assert time.monotonic() < end, "finalize wrote no rating history"
+        time.sleep(0.05)
+    assert history(store_c) == history(store_e) and len(history(store_e)) >= 40
 
 
 def test_kill9_worker_mid_tournament(tmp_path: Path, redis_server: RedisServer,

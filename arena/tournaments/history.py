@@ -26,7 +26,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Final
 
 from arena.records.record import MatchRecord
 
@@ -34,7 +34,7 @@ __all__ = ["RATER", "elo_history", "refresh_rating_history", "tournament_ruleset
 
 log = logging.getLogger("arena.tournaments")
 
-RATER = "elo"
+RATER: Final = "elo"
 """The ``rater`` column of the points written here."""
 
 
@@ -49,26 +49,16 @@ def _finished(record: MatchRecord) -> datetime:
 def elo_history(records: Sequence[MatchRecord]) -> dict[str, list[Any]]:
     """Rating points per ruleset of the online Elo fed ``records`` in order
     (finished records only); see the module docstring."""
-    from arena.ratings import RatingError, make_rater
-    from arena.ratings.records import results_from_records
+    from arena.ratings.records import rate_records
     from arena.store.store import RatingPoint
 
-    by_ruleset: dict[str, list[MatchRecord]] = defaultdict(list)
-    for r in records:
-        if r.terminal:
-            by_ruleset[r.ruleset].append(r)
     out: dict[str, list[Any]] = {}
-    for ruleset, recs in by_ruleset.items():
-        finished = {r.match_id: _finished(r) for r in recs}
-        results = results_from_records(recs)
-        elo = make_rater(RATER)
-        try:
-            elo.record_all(results)
-        except RatingError as exc:
-            log.info("rating history of %s without deal groups: %s", ruleset, exc)
-            results = results_from_records(recs, duplicate=False)
-            elo = make_rater(RATER)
-            elo.record_all(results)
+    for ruleset, rated in rate_records(records, system=RATER, fit=False).items():
+        if rated.notes:
+            log.info("rating history of %s: %s", ruleset, "; ".join(rated.notes))
+        finished = {r.match_id: _finished(r) for r in records if r.ruleset == ruleset}
+        first_finished = next(iter(finished.values()))
+        results, elo = rated.results, rated.rater
         games: dict[tuple[int, str], int] = {}
         count: dict[str, int] = defaultdict(int)
         for step, result in enumerate(results, 1):
@@ -83,7 +73,7 @@ def elo_history(records: Sequence[MatchRecord]) -> dict[str, list[Any]]:
                 seen = games.get((p.step, bot), seen)
                 points.append((p.step, bot, RatingPoint(
                     ruleset=ruleset, bot=bot, rating=float(p.rating), interval=p.error, games=seen,
-                    at=finished.get(result.match_id or "", _finished(recs[0])),
+                    at=finished.get(result.match_id or "", first_finished),
                     match_id=result.match_id, rater=RATER)))
         out[ruleset] = [pt for _, _, pt in sorted(points, key=lambda x: (x[0], x[1]))]
     return out

@@ -319,7 +319,7 @@ def serve_cmd(
     db: Optional[Path] = typer.Option(None, "--db", hidden=True, help="Removed: bots live in the store."),
 ) -> None:
     """Run the gRPC gateway for external bots (and the dashboard) until Ctrl-C or SIGTERM."""
-    from arena.gateway import GatewayConfig, serve
+    from arena.gateway.server import GatewayConfig, serve
 
     _db_removed(db)
     from arena.gateway.loop import event_loop_factory

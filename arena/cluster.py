@@ -248,7 +248,7 @@ def _redis_ok(url: str) -> bool:
 
 def _workers_pong(redis_url: str, names: list[str], timeout: float = 1.0) -> set[str]:
     """Which of the worker node names answer a Celery ping."""
-    from celery import Celery  # type: ignore[import-untyped]
+    from celery import Celery
 
     app = Celery("arena-cluster-probe", broker=redis_url, backend=redis_url)
     app.conf.broker_connection_retry_on_startup = False

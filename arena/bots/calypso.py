@@ -28,7 +28,7 @@ the instance.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from arena.bots.base import Agent, RandomAgent
 from arena.core.cards import card_index
@@ -126,7 +126,7 @@ class CalypsoHeuristicAgent(Agent):
     # -- decision -----------------------------------------------------------------
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
         obs = observation
-        legal = [int(a) for a in legal_actions]  # type: ignore[call-overload]
+        legal = [int(cast(int, a)) for a in legal_actions]
         if len(legal) == 1:
             return legal[0]
         me: int = obs.seat

@@ -49,13 +49,22 @@ import types
 import typing
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from arena.bot.v1 import bot_pb2
 from arena.core.state import Action, observation_to_dict
+
+if TYPE_CHECKING:
+    from google._upb import _message as _upb
+    from google.protobuf.descriptor import Descriptor
+
+    # A descriptor from either protobuf backend (upb's C classes or the pure-Python
+    # ones): the stubs type ``Message.DESCRIPTOR`` and its fields as these unions.
+    _Desc: TypeAlias = Descriptor | _upb.Descriptor
+    _FieldDesc: TypeAlias = FieldDescriptor | _upb.FieldDescriptor
 
 __all__ = [
     "ConversionError",
@@ -104,20 +113,27 @@ def observation_class(game: str) -> type | None:
 def _message_class(game: str) -> type[Message]:
     field = TYPED_OBSERVATIONS[game][2]
     fd = bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name[field]
-    return typing.cast(type[Message], fd.message_type._concrete_class)
+    # the descriptor's generated class; ``_concrete_class`` is not in the stubs
+    return typing.cast(type[Message], getattr(_message_type(fd), "_concrete_class"))
+
+
+def _message_type(fd: _FieldDesc) -> _Desc:
+    """The message type of a message (or map) field, which protobuf always sets for one."""
+    return typing.cast("_Desc", fd.message_type)
 
 
 # ------------------------------------------------------------------ to proto
-def _is_repeated(fd: FieldDescriptor) -> bool:
+def _is_repeated(fd: _FieldDesc) -> bool:
     rep = getattr(fd, "is_repeated", None)
     if rep is not None:
         return bool(rep)
-    return bool(fd.label == FieldDescriptor.LABEL_REPEATED)  # pragma: no cover - old protobuf
+    # ``label`` is gone from protobuf 7's stubs
+    return bool(getattr(fd, "label") == FieldDescriptor.LABEL_REPEATED)  # pragma: no cover - old protobuf
 
 
-def _is_map(fd: FieldDescriptor) -> bool:
+def _is_map(fd: _FieldDesc) -> bool:
     return (fd.type == FieldDescriptor.TYPE_MESSAGE and _is_repeated(fd)
-            and fd.message_type.GetOptions().map_entry)
+            and _message_type(fd).GetOptions().map_entry)
 
 
 _STRING, _BOOL, _FLOAT, _INT, _MESSAGE = range(5)
@@ -127,7 +143,7 @@ _STRING, _BOOL, _FLOAT, _INT, _MESSAGE = range(5)
 class _FieldInfo:
     """Facts about one proto field, computed once per descriptor."""
 
-    fd: FieldDescriptor
+    fd: _FieldDesc
     name: str
     kind: int
     repeated: bool
@@ -136,7 +152,7 @@ class _FieldInfo:
 
 
 @lru_cache(maxsize=None)
-def _info(fd: FieldDescriptor) -> _FieldInfo:
+def _info(fd: _FieldDesc) -> _FieldInfo:
     if fd.type == FieldDescriptor.TYPE_STRING:
         kind = _STRING
     elif fd.type == FieldDescriptor.TYPE_BOOL:
@@ -151,7 +167,7 @@ def _info(fd: FieldDescriptor) -> _FieldInfo:
 
 
 @lru_cache(maxsize=None)
-def _dataclass_plan(cls: Any, desc: Descriptor) -> tuple[_FieldInfo, ...]:
+def _dataclass_plan(cls: Any, desc: _Desc) -> tuple[_FieldInfo, ...]:
     """The proto field of each dataclass field, in declaration order."""
     plan = []
     for f in dataclasses.fields(cls):
@@ -163,7 +179,7 @@ def _dataclass_plan(cls: Any, desc: Descriptor) -> tuple[_FieldInfo, ...]:
 
 
 @lru_cache(maxsize=None)
-def _tuple_plan(desc: Descriptor) -> tuple[_FieldInfo, ...]:
+def _tuple_plan(desc: _Desc) -> tuple[_FieldInfo, ...]:
     return tuple(_info(fd) for fd in desc.fields)
 
 
@@ -194,7 +210,7 @@ def _scalar(value: Any, kind: int, where: str) -> Any:
 
 def _fill(msg: Message, value: Any, where: str) -> None:
     """Fill ``msg`` from a dataclass (by name) or a tuple (by field order)."""
-    desc: Descriptor = msg.DESCRIPTOR
+    desc: _Desc = msg.DESCRIPTOR
     cls: Any = type(value)
     filler = _FILLERS.get((cls, desc))
     if filler is None:
@@ -212,7 +228,7 @@ def _fill(msg: Message, value: Any, where: str) -> None:
 # value that is not of the exact expected type): computed once per message type.
 _F_STR, _F_INT, _F_BOOL, _F_REPEATED_SCALAR, _F_MESSAGE, _F_REPEATED_MESSAGE, _F_OTHER = range(7)
 _EXACT = {_STRING: str, _INT: int, _BOOL: bool}
-_FILLERS: dict[tuple[Any, Descriptor], Any] = {}
+_FILLERS: dict[tuple[Any, _Desc], Any] = {}
 
 
 def _fast_steps(plan: tuple[_FieldInfo, ...]) -> tuple[tuple[str, _FieldInfo, int, Any], ...]:
@@ -270,7 +286,7 @@ def _dataclass_filler(steps: tuple[tuple[str, _FieldInfo, int, Any], ...]) -> An
     return fill
 
 
-def _tuple_filler(desc: Descriptor, steps: tuple[tuple[str, _FieldInfo, int, Any], ...]) -> Any:
+def _tuple_filler(desc: _Desc, steps: tuple[tuple[str, _FieldInfo, int, Any], ...]) -> Any:
     if len(steps) == 1 and steps[0][1].repeated:
         name, info, _, _ = steps[0]
 
@@ -324,8 +340,8 @@ def _set_map(msg: Message, info: _FieldInfo, value: Any, where: str) -> None:
     if not isinstance(value, Mapping):
         raise ConversionError(f"{where}: expected a mapping, got {type(value).__name__}")
     target = getattr(msg, info.name)
-    key_kind = _info(info.fd.message_type.fields_by_name["key"]).kind
-    val_info = _info(info.fd.message_type.fields_by_name["value"])
+    key_kind = _info(_message_type(info.fd).fields_by_name["key"]).kind
+    val_info = _info(_message_type(info.fd).fields_by_name["value"])
     for k, v in value.items():
         key = _scalar(k, key_kind, f"{where}[key]")
         if val_info.kind == _MESSAGE:
@@ -407,7 +423,7 @@ def _from_message(msg: Message, hint: Any, where: str) -> Any:
         return hint(**kwargs)
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
-    fds = msg.DESCRIPTOR.fields
+    fds: Sequence[_FieldDesc] = msg.DESCRIPTOR.fields
     if origin in (tuple, frozenset, list) and len(fds) == 1 and _is_repeated(fds[0]):
         return _from_field(msg, fds[0], hint, where)
     if origin is tuple and args and args[-1] is not Ellipsis and len(args) == len(fds):
@@ -415,18 +431,18 @@ def _from_message(msg: Message, hint: Any, where: str) -> Any:
     raise ConversionError(f"{where}: cannot rebuild {hint!r} from {msg.DESCRIPTOR.full_name}")
 
 
-def _from_value(value: Any, fd: FieldDescriptor, hint: Any, where: str) -> Any:
+def _from_value(value: Any, fd: _FieldDesc, hint: Any, where: str) -> Any:
     if fd.type == FieldDescriptor.TYPE_MESSAGE:
         return _from_message(value, hint, where)
     return _from_scalar(value, hint, where)
 
 
-def _from_field(msg: Message, fd: FieldDescriptor, hint: Any, where: str) -> Any:
+def _from_field(msg: Message, fd: _FieldDesc, hint: Any, where: str) -> Any:
     hint, optional = _unwrap_optional(hint)
     value = getattr(msg, fd.name)
     if _is_map(fd):
         k_hint, v_hint = typing.get_args(hint) or (Any, Any)
-        val_fd = fd.message_type.fields_by_name["value"]
+        val_fd = _message_type(fd).fields_by_name["value"]
         return {_from_scalar(k, k_hint, where): _from_value(v, val_fd, v_hint, f"{where}[{k!r}]")
                 for k, v in value.items()}
     if _is_repeated(fd):
@@ -482,7 +498,7 @@ def check_mirror(game: str) -> None:
     _check_mirror(cls, _message_class(game).DESCRIPTOR)
 
 
-def _check_mirror(cls: Any, desc: Descriptor) -> None:
+def _check_mirror(cls: Any, desc: _Desc) -> None:
     names = [f.name for f in dataclasses.fields(cls)]
     proto_names = [f.name for f in desc.fields]
     if sorted(names) != sorted(proto_names):
@@ -500,7 +516,7 @@ def _check_mirror(cls: Any, desc: Descriptor) -> None:
         if typing.get_origin(inner) in (tuple, frozenset) and args:
             inner = args[0]
         if dataclasses.is_dataclass(inner):
-            _check_mirror(inner, fd.message_type)
+            _check_mirror(inner, _message_type(fd))
 
 
 # ------------------------------------------------------------ legal actions

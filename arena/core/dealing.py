@@ -136,7 +136,7 @@ class Dealer:
 
     __slots__ = ("seed", "stacked", "realized")
 
-    def __init__(self, seed: int | None = None,
+    def __init__(self, seed: int | str | None = None,
                  decks: Sequence[Sequence[str]] | None = None) -> None:
         self.seed = 0 if seed is None else seed
         self.stacked: list[list[str]] = [list(d) for d in decks or ()]

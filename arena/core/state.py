@@ -165,13 +165,14 @@ class Game(ABC):
         """Every card of the game in canonical order (for conservation checks)."""
 
     # -- states ----------------------------------------------------------
-    def new_initial_state(self, *, seed: int | None = None,
+    def new_initial_state(self, *, seed: int | str | None = None,
                           deck: Sequence[str] | None = None,
                           decks: Sequence[Sequence[str]] | None = None,
                           **kwargs: Any) -> State:
         """A new match from a ``seed`` or from stacked decks.
 
-        :param seed: the match seed; every shuffle derives from it (default 0).
+        :param seed: the match seed, an integer or a string; every shuffle derives
+            from it (default 0).
         :param deck: tokens, top first, used for the match's first shuffle.
         :param decks: tokens for the first ``len(decks)`` shuffles, in order.
         :param kwargs: game-specific (bridge: ``board``).
@@ -365,7 +366,7 @@ class State(ABC):
     def history_strings(self) -> list[Any]:
         """The history in serializable form: ids, or canonical texts for compound games."""
         if self.game.action_space_size is not None:
-            return [int(a) for a in self.history]  # type: ignore[call-overload]
+            return [int(a) for a in self.history]  # type: ignore[call-overload]  # enumerable: int ids
         return [self.action_to_string(a) for a in self.history]
 
     def __str__(self) -> str:

@@ -108,7 +108,7 @@ def replay_views(record: MatchRecord, *, reveal: bool | None = None) -> dict[str
     }
     steps: list[dict[str, Any]] = out["steps"]
     try:
-        state = game.new_initial_state(seed=record.seed,  # type: ignore[arg-type]
+        state = game.new_initial_state(seed=record.seed,
                                        decks=record.decks or None, **record.init)
         steps.append(_view(state, n, show, 0, None))
         for i, entry in enumerate(record.actions, 1):

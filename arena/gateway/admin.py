@@ -62,7 +62,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import grpc
 from google.protobuf import struct_pb2
@@ -83,6 +83,11 @@ __all__ = ["RATING_SYSTEMS", "AdminServicer", "Refusal", "compute_ratings", "sta
 log = logging.getLogger("arena.gateway")
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    # The context of a unary call: its read() and write() are not used, so the
+    # message types are left open.
+    _Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 
 RATING_SYSTEMS: dict[int, str] = {
     admin_pb2.RATING_SYSTEM_UNSPECIFIED: "elo",
@@ -223,7 +228,7 @@ def compute_ratings(records: Iterable[Any], *, game: str, system: str = "elo",
             rater.record_all(results)
         except RatingError as exc:
             results = results_from_records(recs, game=game, duplicate=False)
-            rater = make_rater(system)  # type: ignore[arg-type]
+            rater = make_rater(system)  # type: ignore[arg-type]  # checked by make_rater
             rater.record_all(results)
             notes.append(f"duplicate deals not used: {exc}")
         try:
@@ -523,7 +528,7 @@ class _Tournaments:
 
 # -- the servicer ---------------------------------------------------------------------------------
 
-class AdminServicer(admin_pb2_grpc.AdminServiceServicer):  # type: ignore[misc]  # generated base, untyped
+class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
     """Operator API; every call needs ``authorization: Bearer <operator token>``.
 
     :param store: the :class:`arena.store.Store` of tournaments and records; without
@@ -549,7 +554,7 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):  # type: ignore[misc] 
         if self._tournaments is not None:
             self._tournaments.close(timeout)
 
-    async def _authorize(self, context: grpc.aio.ServicerContext) -> None:
+    async def _authorize(self, context: _Context) -> None:
         if not self._operator_token:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED,
                                 "this gateway has no operator token configured")
@@ -560,7 +565,7 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):  # type: ignore[misc] 
         if not hmac.compare_digest(got.encode(), str(self._operator_token).encode()):
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong operator token")
 
-    async def _blocking(self, context: grpc.aio.ServicerContext, fn: Callable[..., T], *args: Any) -> T:
+    async def _blocking(self, context: _Context, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on a worker thread; its failures become the call's status."""
         from sqlalchemy.exc import OperationalError
 
@@ -603,46 +608,46 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):  # type: ignore[misc] 
             raise Refusal(grpc.StatusCode.NOT_FOUND, f"no bot {bot_id!r}") from None
 
     async def RegisterBot(self, request: admin_pb2.RegisterBotRequest,  # noqa: N802
-                          context: grpc.aio.ServicerContext) -> admin_pb2.RegisterBotResponse:
+                          context: _Context) -> admin_pb2.RegisterBotResponse:
         await self._authorize(context)
         entry, token = await self._blocking(context, self._register, request.bot_id, request.owner)
         return admin_pb2.RegisterBotResponse(bot=self._info(entry), token=token)
 
     async def RevokeBot(self, request: admin_pb2.RevokeBotRequest,  # noqa: N802
-                        context: grpc.aio.ServicerContext) -> admin_pb2.RevokeBotResponse:
+                        context: _Context) -> admin_pb2.RevokeBotResponse:
         await self._authorize(context)
         entry = await self._blocking(context, self._revoke, request.bot_id)
         self.hub.close_bot(entry.bot_id, grpc.StatusCode.UNAUTHENTICATED, "the bot's token was revoked")
         return admin_pb2.RevokeBotResponse(bot=self._info(entry))
 
     async def ListBots(self, request: admin_pb2.ListBotsRequest,  # noqa: N802
-                       context: grpc.aio.ServicerContext) -> admin_pb2.ListBotsResponse:
+                       context: _Context) -> admin_pb2.ListBotsResponse:
         await self._authorize(context)
         entries = await self._blocking(context, self.registry.list)
         return admin_pb2.ListBotsResponse(bots=[self._info(e) for e in entries])
 
     # -- tournaments --------------------------------------------------------------------------
     async def CreateTournament(self, request: admin_pb2.CreateTournamentRequest,  # noqa: N802
-                               context: grpc.aio.ServicerContext) -> admin_pb2.CreateTournamentResponse:
+                               context: _Context) -> admin_pb2.CreateTournamentResponse:
         await self._authorize(context)
         return await self._blocking(
             context, lambda: self._tournament_side().create(request.config_toml, request.execution))
 
     async def GetTournament(self, request: admin_pb2.GetTournamentRequest,  # noqa: N802
-                            context: grpc.aio.ServicerContext) -> admin_pb2.GetTournamentResponse:
+                            context: _Context) -> admin_pb2.GetTournamentResponse:
         await self._authorize(context)
         tournament = await self._blocking(
             context, lambda: self._tournament_side().get(request.tournament_id))
         return admin_pb2.GetTournamentResponse(tournament=tournament)
 
     async def GetStandings(self, request: admin_pb2.GetStandingsRequest,  # noqa: N802
-                           context: grpc.aio.ServicerContext) -> admin_pb2.GetStandingsResponse:
+                           context: _Context) -> admin_pb2.GetStandingsResponse:
         await self._authorize(context)
         return await self._blocking(
             context, lambda: self._tournament_side().standings(request.tournament_id))
 
     async def GetRatings(self, request: admin_pb2.GetRatingsRequest,  # noqa: N802
-                         context: grpc.aio.ServicerContext) -> admin_pb2.GetRatingsResponse:
+                         context: _Context) -> admin_pb2.GetRatingsResponse:
         await self._authorize(context)
         return await self._blocking(context, lambda: self._tournament_side().ratings(request))
 

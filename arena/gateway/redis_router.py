@@ -53,6 +53,7 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 import hiredis
@@ -306,7 +307,7 @@ class RespConnection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
+        self.transport = transport  # type: ignore[assignment]  # a stream connection's is a Transport
         if not self._setup and not self.ready.done():
             self.ready.set_result(None)
 
@@ -386,7 +387,7 @@ async def open_resp(url: str, on_reply: Any, *, timeout: float = 5.0) -> RespCon
     return conn
 
 
-def _tls_context(options: dict[str, Any]) -> Any:
+def _tls_context(options: Mapping[str, Any]) -> Any:
     """The TLS context of a ``rediss://`` URL's options (``ssl_cert_reqs``,
     ``ssl_ca_certs``, ``ssl_certfile``, ``ssl_keyfile``, ``ssl_check_hostname``), as
     redis-py reads them."""

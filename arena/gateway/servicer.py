@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 
@@ -21,6 +22,12 @@ from arena.gateway.session import BotSession, SessionHub
 __all__ = ["BotServicer"]
 
 log = logging.getLogger("arena.gateway")
+
+if TYPE_CHECKING:
+    # Connect's context. Its read() returns grpc.aio.EOF once the bot closes its
+    # stream, which the stubs leave out (they say BotMessage), so the request
+    # type stays open.
+    _Context: TypeAlias = grpc.aio.ServicerContext[Any, bot_pb2.ArenaMessage]
 
 DEAD_AFTER_PINGS = 3
 """A bot silent for this many ping intervals is considered dead."""
@@ -37,7 +44,7 @@ def _hello_problem(hello: bot_pb2.Hello) -> str:
     return ""
 
 
-class BotServicer(bot_pb2_grpc.BotServiceServicer):  # type: ignore[misc]  # generated base, untyped
+class BotServicer(bot_pb2_grpc.BotServiceServicer):
     """Serves ``BotService.Connect``."""
 
     def __init__(self, hub: SessionHub, registry: BotRegistry, *, hello_timeout: float = 5.0) -> None:
@@ -45,7 +52,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):  # type: ignore[misc]  # gen
         self.registry = registry
         self.hello_timeout = hello_timeout
 
-    async def Connect(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:  # noqa: N802
+    async def Connect(self, request_iterator: object, context: _Context) -> None:  # noqa: N802
         try:
             first = await asyncio.wait_for(context.read(), self.hello_timeout)
         except asyncio.TimeoutError:
@@ -99,7 +106,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):  # type: ignore[misc]  # gen
             await context.abort(session.close_status, session.close_details)
 
     @staticmethod
-    async def _read(context: grpc.aio.ServicerContext, session: BotSession) -> None:
+    async def _read(context: _Context, session: BotSession) -> None:
         try:
             while True:
                 message = await context.read()

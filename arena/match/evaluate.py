@@ -186,9 +186,9 @@ def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: 
                            tags={"deal": deal, "rotation": r, "group": f"{tag}-d{deal}"})
         matches.append(result)
         returns = result.record.returns
-        points = game.match_points(result.state)
+        seat_points = game.match_points(result.state)
         unit_scores = [sum(returns[s] for s in unit) / len(unit) for unit in units]
-        unit_points = [sum(points[s] for s in unit) / len(unit) for unit in units]
+        unit_points = [sum(seat_points[s] for s in unit) / len(unit) for unit in units]
         best = max(unit_scores)
         winners = [u for u, v in enumerate(unit_scores) if v == best]
         count = [0] * k
@@ -204,7 +204,9 @@ def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: 
             pts[r][e] /= count[e]
     mean_scores = [sum(scores[r][e] for r in range(rotations)) / rotations for e in range(k)]
     mean_wins = [sum(wins[r][e] for r in range(rotations)) / rotations for e in range(k)]
-    margin = points = point_margin = None
+    margin: float | None = None
+    points: float | None = None
+    point_margin: float | None = None
     if k == 2:
         margin = sum(scores[r][0] - scores[r][1] for r in range(rotations)) / rotations
         points = float(game.margin_points(margin))
@@ -218,7 +220,7 @@ def _play_deal_job(args: tuple[str, str | None, dict[str, Any], Sequence[str], i
     game = get_game(name, **({"preset": preset} if preset else {}), **options)
     result = _play_deal(game, bots, deal, seed, bot_seed, deadline_ms, tag)
     for m in result.matches:  # states do not cross processes; records do
-        m.state = None  # type: ignore[assignment]
+        m.state = None  # type: ignore[assignment]  # dropped before pickling on purpose
     return result
 
 

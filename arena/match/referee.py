@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 from arena.bots.base import Agent, AgentFailure, DecisionTimeout, LegalActions, MatchInfo
 from arena.core.errors import AmbiguousActionError, IllegalActionError, InvalidActionError
@@ -77,7 +77,7 @@ def _resolve(state: State, answer: Any) -> Action:
     """The agent's answer as an action: text is parsed, anything else validated as is."""
     if isinstance(answer, str):
         return state.string_to_action(answer)
-    return answer
+    return cast(Action, answer)
 
 
 def run_match(game: Game, agents: Sequence[Agent], *, seed: int | str | None = None,

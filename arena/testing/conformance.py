@@ -27,7 +27,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from arena.core.dealing import SeedStream
 from arena.core.errors import ArenaError, IllegalActionError, InvalidActionError
@@ -133,7 +133,7 @@ def _check_step(game: Game, state: State, rng: SeedStream, report: ConformanceRe
     size = game.action_space_size
     if size is not None:
         assert all(type(a) is int and 0 <= a < size for a in legal), "ids out of range"
-        assert legal == sorted(legal), f"{game.name}: legal ids not sorted"
+        assert legal == sorted(cast("list[int]", legal)), f"{game.name}: legal ids not sorted"
     for a in legal[:50]:
         text = state.action_to_string(a)
         assert state.string_to_action(text) == a, f"{game.name}: {text!r} does not round-trip"

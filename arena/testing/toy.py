@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from arena.core.cards import card_index, card_token, parse_card, standard_deck
 from arena.core.dealing import Dealer
@@ -74,18 +74,18 @@ class HighcardState(State):
         return list(self.hands[self.current_player()])
 
     def illegal_reason(self, action: Action) -> str:
-        return f"{card_token(int(action))} is not in your hand"
+        return f"{card_token(int(cast(int, action)))} is not in your hand"
 
     def _apply_action(self, action: Action) -> None:
         seat = self.current_player()
-        self.hands[seat].remove(int(action))
-        self.played.append((seat, int(action)))
+        self.hands[seat].remove(int(cast(int, action)))
+        self.played.append((seat, int(cast(int, action))))
         if len(self.played) % 2 == 0:
             a, b = self.played[-2][1], self.played[-1][1]
             self.wins[0 if a > b else 1] += 1
 
     def action_to_string(self, action: Action) -> str:
-        return card_token(int(action))
+        return card_token(int(cast(int, action)))
 
     def string_to_action(self, text: str) -> Action:
         return card_index(parse_card(text))

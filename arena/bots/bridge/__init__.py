@@ -16,12 +16,13 @@ Action ids: 0..51 cards (``suit * 13 + rank``), 52 Pass, 53 Double, 54 Redouble,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from arena.bots.base import Agent, MatchInfo, RandomAgent
 from arena.bots.bridge.bidding import choose_call
 from arena.bots.bridge.hand import PASS, Auction, Hand, card_ids
 from arena.bots.bridge.play import choose_card
+from arena.core.state import Action
 
 __all__ = ["BOTS", "HeuristicAgent", "make_heuristic", "make_random"]
 
@@ -43,8 +44,8 @@ class HeuristicAgent(Agent):
         """Forget the previous match (the cache only saves re-reading tricks)."""
         self._cache = {}
 
-    def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
-        legal = list(legal_actions)
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> int:
+        legal = cast("list[int]", list(legal_actions))  # bridge actions are ids
         if not legal:
             return PASS
         if observation.phase == "auction" or legal[0] >= 52:

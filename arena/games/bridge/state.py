@@ -145,7 +145,7 @@ class BridgeState(State):
             s = self._follow
             if s >= 0:  # following suit: one suit only
                 return list(SUIT_CARDS[s][self._legal_mask >> (13 * s)])
-            return mask_to_ids(self._legal_mask)  # type: ignore[return-value]
+            return mask_to_ids(self._legal_mask)  # type: ignore[return-value]  # list[int] of ids
         return list(AUCTION_LEGAL[self._auction_key()])
 
     def _auction_key(self) -> int:
@@ -171,7 +171,7 @@ class BridgeState(State):
         super().validate(action)
 
     def illegal_reason(self, action: Action) -> str:
-        a = int(action)  # type: ignore[call-overload]
+        a = int(action)  # type: ignore[call-overload]  # bridge actions are ids
         if self._phase == _AUCTION:
             if a < PASS:
                 return f"{_ACTION_TEXT[a]} is a card, but the auction is in progress: make a call"
@@ -192,9 +192,9 @@ class BridgeState(State):
 
     def _apply_action(self, action: Action) -> None:
         if self._phase == _PLAY:
-            self._apply_play(action)  # type: ignore[arg-type]
+            self._apply_play(action)  # type: ignore[arg-type]  # a legal id (checked by apply_action)
         else:
-            self._apply_auction(action)  # type: ignore[arg-type]
+            self._apply_auction(action)  # type: ignore[arg-type]  # a legal id (checked by apply_action)
 
     # -- auction ------------------------------------------------------------------
     def _apply_auction(self, a: int) -> None:
@@ -381,7 +381,7 @@ class BridgeState(State):
 
     def history_strings(self) -> list[str]:
         """Canonical texts of every action (ids map to text without replay)."""
-        return [_ACTION_TEXT[a] for a in self.history]  # type: ignore[call-overload]
+        return [_ACTION_TEXT[a] for a in self.history]  # type: ignore[call-overload]  # ids
 
     # -- information ----------------------------------------------------------------------
     def observation(self, seat: int) -> BridgeObservation:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from itertools import compress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card, standard_deck
 from arena.core.dealing import Dealer
@@ -95,8 +95,8 @@ class CalypsoGame(Game):
 
     name = "calypso"
     ruleset_version = 1
-    presets: Mapping[str, Mapping[str, Any]] = {"default": {}}
-    default_options: Mapping[str, Any] = {"games": 1, "target_score": None, "first_dealer": 0}
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {"default": {}}
+    default_options: ClassVar[Mapping[str, Any]] = {"games": 1, "target_score": None, "first_dealer": 0}
     action_space_size = 52
     zero_sum = False
 
@@ -279,11 +279,11 @@ class CalypsoState(State):
             lo = (self.trick[0] // 13) * 13
             follow = list(compress(_IDS[lo:lo + 13], hand[lo:lo + 13]))
             if follow:
-                return follow  # type: ignore[return-value]
-        return list(compress(_IDS, hand))  # type: ignore[return-value]
+                return follow  # type: ignore[return-value]  # list[int] of card ids is a list of actions
+        return list(compress(_IDS, hand))
 
     def illegal_reason(self, action: Action) -> str:
-        card = int(action)  # type: ignore[call-overload]
+        card = int(action)  # type: ignore[call-overload]  # calypso actions are card ids
         token = _TOK[card]
         if self.over:
             return "the match is over"
@@ -295,7 +295,7 @@ class CalypsoState(State):
         return f"{token} does not follow suit: {lead} was led and you hold {suit}"
 
     def _apply_action(self, action: Action) -> None:
-        card: int = action  # type: ignore[assignment]
+        card: int = action  # type: ignore[assignment]  # calypso actions are card ids
         seat = (self.leader + len(self.trick)) & 3
         self.hands[seat][card] -= 1
         self.hand_sizes[seat] -= 1
@@ -371,7 +371,7 @@ class CalypsoState(State):
             trick_number=self.trick_in_deal,
             current_trick=tuple(_TOK[c] for c in self.trick),
             tricks=tuple(self.tricks),
-            calypsos=tuple(  # type: ignore[arg-type]
+            calypsos=tuple(  # type: ignore[arg-type]  # always 4 (one per seat); mypy sees tuple[..., ...]
                 tuple(_TOK[TRUMP[s] * 13 + r] for r in range(13) if cur[s] >> r & 1) for s in range(4)),
             completed=(self.completed[0], self.completed[1], self.completed[2], self.completed[3]),
             pile_sizes=(len(self.piles[0]), len(self.piles[1])),

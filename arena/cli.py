@@ -237,9 +237,8 @@ def ratings_cmd(
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw the rating history to a PNG file."),
 ) -> None:
     """Ratings of the bots in match records: online rating, batch fit with 95% intervals."""
-    from arena.ratings import fit_bradley_terry, make_rater
     from arena.ratings.errors import RatingError
-    from arena.ratings.records import results_from_records
+    from arena.ratings.records import rate_records
     from arena.ratings.report import format_table, ratings_table, to_csv, to_json
     from arena.records.record import read_records
 
@@ -250,27 +249,22 @@ def ratings_cmd(
         with path.open(encoding="utf-8") as fp:
             loaded.extend(read_records(fp, errors=[]))
     try:
-        results = results_from_records(loaded, game=game_name)
-        rater = make_rater(system)  # type: ignore[arg-type]  # checked by make_rater
+        rated = rate_records(loaded, system=system, game=game_name)
     except (ValueError, RatingError) as exc:
         raise typer.BadParameter(str(exc)) from None
-    if not results:
+    if not rated:
         raise typer.BadParameter(f"no finished {game_name} matches in the records")
-    rater.record_all(results)
     outputs = []
-    for ruleset in rater.rulesets():
-        subset = [r for r in results if r.ruleset == ruleset]
-        try:
-            fit = fit_bradley_terry(subset)
-        except RatingError as exc:
-            err.print(f"{ruleset}: no batch fit ({exc})")
-            fit = None
-        rows = ratings_table(rater, ruleset, fit=fit)
+    for ruleset, r in rated.items():
+        rater = r.rater
+        for note in r.notes:
+            err.print(f"{ruleset}: {note}")
+        rows = ratings_table(rater, ruleset, fit=r.fit)
         outputs.append((ruleset, rows))
         if plot is not None:
             from arena.ratings.plot import plot_history
 
-            target = plot if len(rater.rulesets()) == 1 else plot.with_name(
+            target = plot if len(rated) == 1 else plot.with_name(
                 f"{plot.stem}-{ruleset.replace('@', '-')}{plot.suffix}")
             plot_history(rater.history(ruleset), target, title=f"{ruleset} ({system})")
     if fmt == "json":

@@ -159,40 +159,22 @@ class RatingsCache:
 
 def compute_ratings(records: Iterable[MatchRecord]) -> dict[str, RulesetRatings]:
     """Elo (online, in record order) per ruleset, with the Bradley-Terry fit's 95%
-    intervals as error bars."""
-    from arena.ratings import RatingError, fit_bradley_terry, make_rater, ratings_table
-    from arena.ratings.records import results_from_records
+    intervals as error bars (:func:`arena.ratings.records.rate_records`)."""
+    from arena.ratings import ratings_table
+    from arena.ratings.records import rate_records
 
-    by_ruleset: dict[str, list[MatchRecord]] = defaultdict(list)
-    for r in records:
-        if r.terminal:
-            by_ruleset[r.ruleset].append(r)
     out: dict[str, RulesetRatings] = {}
-    for ruleset in sorted(by_ruleset):
-        recs = by_ruleset[ruleset]
-        results = results_from_records(recs)
-        elo = make_rater("elo")
-        fit = None
-        fit_error = None
-        try:
-            elo.record_all(results)
-        except RatingError as exc:
-            elo = make_rater("elo")
-            elo.record_all(results_from_records(recs, duplicate=False))
-            fit_error = f"duplicate deals not used: {exc}"
-        try:
-            fit = fit_bradley_terry(results, ruleset=ruleset)
-        except (RatingError, ValueError) as exc:
-            fit_error = f"no batch fit: {exc}"
-        rows = ratings_table(elo, ruleset, fit=fit)
+    for ruleset, rated in rate_records(records, system="elo").items():
+        fit = rated.fit
+        rows = ratings_table(rated.rater, ruleset, fit=fit)
         if fit is not None:
             for row in rows:
                 if row["bot"] in fit.players:
                     row["bt"] = round(fit.rating(row["bot"]), 1)
                     e = fit.error(row["bot"])
                     row["bt_error"] = None if math.isnan(e) else round(e, 1)
-        out[ruleset] = RulesetRatings(ruleset, recs[0].game, rows, elo.history(ruleset), fit_error,
-                                      len(recs))
+        out[ruleset] = RulesetRatings(ruleset, rated.game, rows, rated.rater.history(ruleset),
+                                      "; ".join(rated.notes) or None, rated.records)
     return out
 
 

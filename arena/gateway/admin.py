@@ -58,7 +58,6 @@ import os
 import threading
 import time
 import tomllib
-from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -198,44 +197,20 @@ def standings_response(st: Any) -> admin_pb2.GetStandingsResponse:
 def compute_ratings(records: Iterable[Any], *, game: str, system: str = "elo",
                     ruleset: str | None = None) -> list[admin_pb2.RulesetRatings]:
     """Ratings per ruleset of ``game``'s finished records, as ``arena ratings GAME``
-    computes them: :func:`~arena.ratings.records.results_from_records`, the online
-    rater ``system`` fed every result in record order, and per ruleset
-    :func:`~arena.ratings.fit_bradley_terry` whose 95% intervals fill in the rows of
-    :func:`~arena.ratings.report.ratings_table`. Each ruleset is rated on its own
-    (raters keep rulesets apart, so this changes nothing), and, as the dashboard
-    does, a ruleset whose duplicate grouping cannot be rated is rated without it
-    (said in ``note``).
+    and the dashboard compute them (:func:`arena.ratings.records.rate_records`: the
+    online rater ``system`` fed every result in record order, a ruleset whose
+    duplicate grouping cannot be rated rated without it, said in ``note``), with the
+    batch fit's 95% intervals in the rows of :func:`~arena.ratings.report.ratings_table`.
 
     :param ruleset: only this ruleset.
     :raises arena.ratings.errors.RatingError: for an unknown ``system``.
     """
-    from arena.ratings import fit_bradley_terry, make_rater
-    from arena.ratings.errors import RatingError
-    from arena.ratings.records import results_from_records
+    from arena.ratings.records import rate_records
     from arena.ratings.report import ratings_table
 
-    by_ruleset: dict[str, list[Any]] = defaultdict(list)
-    for r in records:
-        if r.terminal and r.game == game and (ruleset is None or r.ruleset == ruleset):
-            by_ruleset[r.ruleset].append(r)
     out = []
-    for label in sorted(by_ruleset):
-        recs = by_ruleset[label]
-        notes = []
-        results = results_from_records(recs, game=game)
-        rater = make_rater(system)  # type: ignore[arg-type]  # checked by make_rater
-        try:
-            rater.record_all(results)
-        except RatingError as exc:
-            results = results_from_records(recs, game=game, duplicate=False)
-            rater = make_rater(system)  # type: ignore[arg-type]  # checked by make_rater
-            rater.record_all(results)
-            notes.append(f"duplicate deals not used: {exc}")
-        try:
-            fit = fit_bradley_terry(results)
-        except RatingError as exc:
-            fit = None
-            notes.append(f"no batch fit: {exc}")
+    for label, rated in rate_records(records, system=system, game=game, ruleset=ruleset).items():
+        rater, fit = rated.rater, rated.fit
         rows = []
         for row in ratings_table(rater, label, fit=fit):
             msg = admin_pb2.RatingRow(rank=row["rank"], bot=str(row["bot"]), rating=row["rating"],
@@ -247,8 +222,8 @@ def compute_ratings(records: Iterable[Any], *, game: str, system: str = "elo",
             if fit is not None and row["bot"] in fit.players:
                 msg.batch_rating = round(fit.rating(row["bot"]), 2)
             rows.append(msg)
-        out.append(admin_pb2.RulesetRatings(ruleset=label, matches=len(recs), rows=rows,
-                                            note="; ".join(notes)))
+        out.append(admin_pb2.RulesetRatings(ruleset=label, matches=rated.records, rows=rows,
+                                            note="; ".join(rated.notes)))
     return out
 
 

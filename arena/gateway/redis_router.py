@@ -534,12 +534,14 @@ class RedisBridge:
                     log.warning("redis bridge: pulling %s: %s", bot_id, reply)
                     loop.call_later(0.5, pop_next)
                 return
-            if reply:
-                items = reply[1] if self._blmpop else [reply[1]]
-                for item in items:
-                    if isinstance(item, bytes):
-                        self._handle(bot_id, item)
-            pop_next()
+            try:
+                if reply:
+                    items = reply[1] if self._blmpop else [reply[1]]
+                    for item in items:
+                        if isinstance(item, bytes):
+                            self._handle(bot_id, item)
+            finally:
+                pop_next()  # whatever happened to these items, keep pulling
 
         try:
             while True:

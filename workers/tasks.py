@@ -73,7 +73,8 @@ def warm_up(store_url: str | None) -> None:
     from arena.bots import convert  # noqa: F401 - the observation <-> proto conversion
     from arena.gateway import redis_router, remote_agent  # noqa: F401 - the remote route
     from arena.games import get_game, list_games
-    from arena.tournaments import commands, runner  # noqa: F401 - play_batch's SPRT check uses commands
+    from arena.tournaments import commands, history, runner  # noqa: F401 - SPRT check, finalize
+    from arena.ratings import records  # noqa: F401 - numpy/scipy, for the rating history at finalize
 
     for name in list_games():
         try:

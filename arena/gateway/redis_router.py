@@ -53,6 +53,7 @@ import os
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -89,6 +90,18 @@ return 0
 """
 
 
+_ROUTERS: weakref.WeakSet[RedisRouter] = weakref.WeakSet()
+"""Every live :class:`RedisRouter`: after a fork each starts afresh in the child."""
+
+
+def _routers_after_fork() -> None:
+    for router in list(_ROUTERS):
+        router._after_fork()
+
+
+os.register_at_fork(after_in_child=_routers_after_fork)
+
+
 def requests_key(bot_id: str) -> str:
     """The request queue of ``bot_id``."""
     return f"arena:bot:{bot_id}:requests"
@@ -123,14 +136,18 @@ class RedisRouter(DecisionRouter):
         self.slack = slack
         self.redis = redis.Redis.from_url(url, health_check_interval=0)
         self._sha: str | None = None
-        self._pid = os.getpid()
         self._local = threading.local()
         self._bot_keys: dict[str, tuple[bytes, bytes]] = {}
+        self._forked = False
+        _ROUTERS.add(self)
+
+    def _after_fork(self) -> None:
+        self._forked = True
 
     def _client(self) -> redis.Redis:
-        if os.getpid() != self._pid:  # forked: never share sockets with the parent
+        if self._forked:  # in a forked child: never share sockets with the parent
             self.redis = redis.Redis.from_url(self.url, health_check_interval=0)
-            self._pid, self._sha = os.getpid(), None
+            self._forked, self._sha = False, None
             self._local = threading.local()
         return self.redis
 

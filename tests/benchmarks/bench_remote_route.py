@@ -24,8 +24,10 @@ The gateway is ``arena serve`` in its own process, as deployed (``--event-loop``
 with its default loop (also uvloop when installed). The baselines use plain
 asyncio, as a user's own gRPC or Redis code would.
 
-Run: ``python tests/benchmarks/bench_remote_route.py [--matches 40] [--redis-url
-redis://127.0.0.1:6379/9] [--json out.json]`` (uses and flushes that Redis database).
+Run: ``python tests/benchmarks/bench_remote_route.py [--matches 40] [--repeat 3]
+[--event-loop auto] [--redis-url redis://127.0.0.1:6379/9] [--json out.json]`` (uses and
+flushes that Redis database). On a shared machine single runs scatter (the ratio by
+about +-0.1, the rate by +-15 %): ``--repeat`` prints the medians.
 Not a test: figures vary with machine load.
 """
 
@@ -36,6 +38,7 @@ import json
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -192,16 +195,8 @@ def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches:
             "p99_ms": percentile(times, 0.99), "faults": faults}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--matches", type=int, default=40, help="matches per concurrent stream")
-    parser.add_argument("--seconds", type=float, default=4.0, help="per plain baseline")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9")
-    parser.add_argument("--event-loop", default="auto", choices=("auto", "asyncio", "uvloop"),
-                        help="the gateway's event loop (as arena serve --event-loop)")
-    parser.add_argument("--json", default=None)
-    args = parser.parse_args(argv)
-
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """One full measurement: baselines, the two route phases, baselines again."""
     import redis
 
     from arena.gateway.redis_router import RedisRouter
@@ -251,8 +246,13 @@ def main(argv: list[str] | None = None) -> int:
                                                "plain_redis_after")) / 2
     figures["plain_sum_p50_ms"] = base
     figures["route_1_p50_over_plain_sum"] = figures["route_1"]["p50_ms"] / base
-    print(f"DecisionRequest ~{size} bytes; load average before: {figures['load_before']:.2f}; "
-          f"gateway event loop: {args.event_loop}")
+    return figures
+
+
+def report(figures: dict[str, Any]) -> None:
+    base = figures["plain_sum_p50_ms"]
+    print(f"DecisionRequest ~{figures['request_bytes']} bytes; load average before: "
+          f"{figures['load_before']:.2f}; gateway event loop: {figures['event_loop']}")
     for key, label in (("plain_grpc", "plain gRPC ping-pong"), ("plain_redis", "plain Redis req/reply"),
                        ("plain_grpc_after", "plain gRPC, after the route"),
                        ("plain_redis_after", "plain Redis, after the route")):
@@ -266,8 +266,34 @@ def main(argv: list[str] | None = None) -> int:
         print("      CPU ms per decision: " + ", ".join(f"{k} {v:.3f}" for k, v in f["cpu_ms_per_decision"].items()))
     print(f"  route p50 / (gRPC p50 + Redis p50, mean of before and after: {base:.3f} ms) = "
           f"{figures['route_1_p50_over_plain_sum']:.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=40, help="matches per concurrent stream")
+    parser.add_argument("--seconds", type=float, default=4.0, help="per plain baseline")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="whole measurements in a row; with more than one, the medians are printed")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9")
+    parser.add_argument("--event-loop", default="auto", choices=("auto", "asyncio", "uvloop"),
+                        help="the gateway's event loop (as arena serve --event-loop)")
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args(argv)
+
+    runs = []
+    for i in range(max(1, args.repeat)):
+        if args.repeat > 1:
+            print(f"run {i + 1}/{args.repeat}")
+        runs.append(measure(args))
+        report(runs[-1])
+    if len(runs) > 1:
+        ratios = [r["route_1_p50_over_plain_sum"] for r in runs]
+        rates = [r["route_8"]["rate"] for r in runs]
+        print(f"over {len(runs)} runs: route p50 / plain sum median {statistics.median(ratios):.2f} "
+              f"(runs: {', '.join(f'{x:.2f}' for x in ratios)}); 8 matches median "
+              f"{statistics.median(rates):.0f} decisions/s (runs: {', '.join(f'{x:.0f}' for x in rates)})")
     if args.json:
-        Path(args.json).write_text(json.dumps(figures, indent=2))
+        Path(args.json).write_text(json.dumps(runs if len(runs) > 1 else runs[0], indent=2))
     return 0
 
 

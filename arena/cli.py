@@ -488,7 +488,7 @@ def bots_register(name: str = typer.Argument(..., help="Bot id, e.g. my-bridge-b
                   owner: str = typer.Option("", "--owner", help="Who runs it."),
                   store: str = STORE_OPTION, db: Optional[Path] = DB_OPTION) -> None:
     """Register a bot and print its token (shown once; stored hashed)."""
-    from arena.gateway.registry import BotExistsError
+    from arena.store.registry import BotExistsError
 
     _db_removed(db)
     registry = _bot_registry(store)
@@ -520,7 +520,7 @@ def bots_list(store: str = STORE_OPTION, db: Optional[Path] = DB_OPTION) -> None
 def bots_revoke(name: str, store: str = STORE_OPTION, db: Optional[Path] = DB_OPTION) -> None:
     """Revoke a bot's token; new sessions are refused from then on (RevokeBot also
     closes the open one)."""
-    from arena.gateway.registry import BotNotFoundError
+    from arena.store.registry import BotNotFoundError
 
     _db_removed(db)
     registry = _bot_registry(store)
@@ -540,7 +540,7 @@ def bots_import(file: Path = typer.Argument(..., exists=True, dir_okay=False,
     """Copy the bots of an old `arena serve --db` file into the store; their tokens keep working."""
     import sqlite3
 
-    from arena.gateway.registry import SqliteRegistry, copy_bots
+    from arena.store.registry import SqliteRegistry, copy_bots
 
     try:
         source = SqliteRegistry(str(file))

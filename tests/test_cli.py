@@ -102,7 +102,7 @@ def test_removed_db_option_says_where_bots_went(tmp_path: Path) -> None:
 def test_bots_import_keeps_tokens(tmp_path: Path) -> None:
     """A bot file of older versions (``--db``) is copied into the store with its
     hashed tokens, so the bots keep connecting with the tokens they have."""
-    from arena.gateway.registry import SqliteRegistry
+    from arena.store.registry import SqliteRegistry
     from arena.store import Store, StoreBotRegistry
 
     old = tmp_path / "arena-bots.sqlite3"

@@ -30,7 +30,7 @@ still recorded once).
 
 Run: ``celery -A workers.celery worker -l info`` (or ``arena worker``). Prefork is
 fine: tasks never use gRPC (remote bots are reached through Redis,
-:mod:`arena.gateway.redis_router`). On ``worker_init`` the parent process imports the
+:mod:`arena.remote.redis_router`). On ``worker_init`` the parent process imports the
 engines, bots and store modules and migrates the store (:func:`workers.tasks.warm_up`),
 so the forked pool processes start warm.
 """

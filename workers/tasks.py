@@ -70,8 +70,7 @@ def warm_up(store_url: str | None) -> None:
     reach, as prefork servers do.
     """
     from arena.bots import list_bots, make_bot
-    from arena.bots import convert  # noqa: F401 - the observation <-> proto conversion
-    from arena.gateway import redis_router, remote_agent  # noqa: F401 - the remote route
+    from arena.remote import agent, convert, redis_router  # noqa: F401 - the remote route
     from arena.games import get_game, list_games
     from arena.tournaments import commands, history, runner  # noqa: F401 - SPRT check, finalize
     from arena.ratings import records  # noqa: F401 - numpy/scipy, for the rating history at finalize

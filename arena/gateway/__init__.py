@@ -1,16 +1,16 @@
-"""The gateway: a grpc.aio server holding bot sessions, and the referee's remote agent.
+"""The gateway: grpc.aio servicers holding bot sessions, the operators' API and
+the gateway half of the Redis route.
 
 * :func:`serve` -- run it in the foreground (``arena serve``).
 * :class:`Gateway` -- run it embedded on a thread; ``gateway.agent(bot_id)`` gives a
-  :class:`RemoteAgent` for the referee.
-* :class:`DecisionRouter` -- how a referee reaches the gateway holding a bot
-  (:class:`LocalRouter` in process; a Redis router plugs in behind the same interface).
-* :class:`BotRegistry` -- bots and their SHA-256-hashed tokens (in memory or SQLite).
+  :class:`arena.remote.RemoteAgent` for the referee over a
+  :class:`arena.remote.LocalRouter`.
+* :class:`SessionHub` -- the connected bots' sessions that routers reach.
 
-The names are imported on first use (PEP 562), so that importing
-:mod:`arena.gateway.remote_agent` or :mod:`arena.gateway.redis_router` -- what a
-Celery worker needs -- does not import gRPC: a forked worker must never hold gRPC
-state (see ``DESIGN.md``).
+The route's worker half (agent, router interface, Redis router, proto
+conversion) lives in :mod:`arena.remote`, which imports no gRPC; bots and their
+tokens live in the store (:mod:`arena.store.registry`). The names here are
+imported on first use (PEP 562).
 """
 
 from __future__ import annotations
@@ -19,18 +19,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from arena.gateway.registry import BotEntry, BotRegistry, InMemoryRegistry, SqliteRegistry
-    from arena.gateway.remote_agent import RemoteAgent
-    from arena.gateway.router import DecisionRouter, LocalRouter
     from arena.gateway.server import (DEFAULT_ADDRESS, Gateway, GatewayConfig, serve, serve_async,
                                       start_server)
     from arena.gateway.session import BotSession, SessionHub
 
 _EXPORTS = {
-    "BotEntry": "registry", "BotRegistry": "registry", "InMemoryRegistry": "registry",
-    "SqliteRegistry": "registry",
-    "RemoteAgent": "remote_agent",
-    "DecisionRouter": "router", "LocalRouter": "router",
     "DEFAULT_ADDRESS": "server", "Gateway": "server", "GatewayConfig": "server", "serve": "server",
     "serve_async": "server", "start_server": "server",
     "BotSession": "session", "SessionHub": "session",

@@ -24,7 +24,7 @@ CLI does (no second implementation):
       thread of the gateway. Built-in bots play in local processes started with
       the *spawn* method (fresh interpreters, never a fork of this gRPC process:
       DESIGN.md, "gRPC and fork"); remote bots play on the executor's threads
-      through this gateway's :class:`~arena.gateway.router.LocalRouter`. A
+      through this gateway's :class:`~arena.remote.router.LocalRouter`. A
       gauntlet's SPRT stops it as in ``arena tournament run``. When the gateway
       shuts down the run stops after the next recorded result (status
       ``stopped``; the same request again resumes it).
@@ -67,13 +67,13 @@ import grpc
 from google.protobuf import struct_pb2
 
 from arena.admin.v1 import admin_pb2, admin_pb2_grpc
-from arena.gateway.registry import (
+from arena.store.registry import (
     BotEntry,
     BotExistsError,
     BotNotFoundError,
     BotRegistry,
 )
-from arena.gateway.router import LocalRouter
+from arena.remote.router import LocalRouter
 from arena.gateway.session import SessionHub
 
 __all__ = ["RATING_SYSTEMS", "AdminServicer", "Refusal", "compute_ratings", "standings_response",

@@ -1,6 +1,6 @@
 """Running the gateway: :func:`serve` (foreground, ``arena serve``) and
 :class:`Gateway` (embedded: the server on its own event-loop thread, with a
-:class:`~arena.gateway.router.LocalRouter` for referees in the same process).
+:class:`~arena.remote.router.LocalRouter` for referees in the same process).
 
 Both take the store (:class:`arena.store.Store`): bots are authenticated against
 its ``bots`` table (:class:`arena.store.StoreBotRegistry`, the same table
@@ -30,8 +30,8 @@ from arena.admin.v1 import admin_pb2_grpc
 from arena.bot.v1 import bot_pb2_grpc
 from arena.gateway.admin import AdminServicer
 from arena.gateway.loop import event_loop_factory
-from arena.gateway.registry import BotRegistry, InMemoryRegistry
-from arena.gateway.router import LocalRouter
+from arena.store.registry import BotRegistry, InMemoryRegistry
+from arena.remote.router import LocalRouter
 from arena.gateway.servicer import BotServicer
 from arena.gateway.session import SessionHub
 
@@ -66,7 +66,7 @@ class GatewayConfig:
     """PEM private key file."""
     redis_url: str | None = None
     """Also serve connected bots to referees in other processes (Celery workers)
-    through Redis at this URL (:class:`~arena.gateway.redis_router.RedisBridge`);
+    through Redis at this URL (:class:`~arena.gateway.redis_bridge.RedisBridge`);
     ``CreateTournament`` then submits to those workers by default."""
     event_loop: str = "auto"
     """The gateway's event loop: ``auto`` (uvloop when installed), ``asyncio`` or
@@ -208,7 +208,7 @@ async def _start_bridge(hub: SessionHub, config: GatewayConfig | None) -> Any:
     """The Redis bridge when ``config.redis_url`` is set, else ``None``."""
     if config is None or not config.redis_url:
         return None
-    from arena.gateway.redis_router import RedisBridge
+    from arena.gateway.redis_bridge import RedisBridge
 
     return await RedisBridge(hub, config.redis_url).start()
 
@@ -338,8 +338,8 @@ class Gateway:
             self.store.dispose()
 
     def agent(self, bot_id: str, **kwargs: Any) -> Any:
-        """A :class:`~arena.gateway.remote_agent.RemoteAgent` for ``bot_id`` on this gateway."""
-        from arena.gateway.remote_agent import RemoteAgent
+        """A :class:`~arena.remote.agent.RemoteAgent` for ``bot_id`` on this gateway."""
+        from arena.remote.agent import RemoteAgent
 
         if self.router is None:
             raise RuntimeError("the gateway is not started")

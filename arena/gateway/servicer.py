@@ -16,7 +16,7 @@ import grpc
 
 from arena import __version__
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
-from arena.gateway.registry import BotRegistry
+from arena.store.registry import BotRegistry
 from arena.gateway.session import BotSession, SessionHub
 
 __all__ = ["BotServicer"]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import Table, select, update
 from sqlalchemy.exc import IntegrityError
 
-from arena.gateway.registry import BotEntry, BotExistsError, BotNotFoundError, BotRegistry
+from arena.store.registry import BotEntry, BotExistsError, BotNotFoundError, BotRegistry
 from arena.store.models import BotRow
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def _to_ms(dt: datetime) -> int:
 
 
 class StoreBotRegistry(BotRegistry):
-    """:class:`~arena.gateway.registry.BotRegistry` on a :class:`~arena.store.Store`.
+    """:class:`~arena.store.registry.BotRegistry` on a :class:`~arena.store.Store`.
 
     >>> from arena.store import Store
     >>> store = Store("sqlite://"); _ = store.migrate()

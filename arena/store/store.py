@@ -22,7 +22,7 @@ Processes
     reopens its connections (the pool is discarded on first use), but prefer
     creating the store in the process that uses it.
 
->>> from arena.tournaments.spec import MatchSpec, make_match_id
+>>> from arena.records.spec import MatchSpec, make_match_id
 >>> store = Store("sqlite://"); _ = store.migrate()
 >>> spec = MatchSpec(make_match_id("t1", 0), "t1", 0, "highcard", None, {}, 7,
 ...                  ("a", "b"), ("builtin:random", "builtin:random"))
@@ -61,7 +61,7 @@ from arena.store.models import (
     TournamentRow,
     utcnow,
 )
-from arena.tournaments.spec import MatchSpec
+from arena.records.spec import MatchSpec
 
 __all__ = [
     "DEFAULT_URL",

@@ -10,7 +10,7 @@ one record per match id whatever is retried.
   child inherits gRPC or SQLite state) play chunks of specs and send the records
   back; the parent alone writes them to the store (SQLite has one writer).
   Specs with a ``remote:`` bot are played on threads of the parent with the
-  ``router`` given (an embedded gateway's :class:`~arena.gateway.router.LocalRouter`).
+  ``router`` given (an embedded gateway's :class:`~arena.remote.router.LocalRouter`).
 * :class:`CeleryExecutor` (distributed): submits the pending specs as
   ``arena.tournament.play_batch`` tasks, a batch of matches per task, grouped in a
   ``chord`` whose callback is ``arena.tournament.finalize``. :meth:`CeleryExecutor.run`
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.records.record import MatchRecord
 from arena.tournaments.history import refresh_after
-from arena.tournaments.spec import MatchSpec
+from arena.records.spec import MatchSpec
 
 if TYPE_CHECKING:  # for the annotation only; open_store imports it when called
     from arena.store import Store

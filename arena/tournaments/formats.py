@@ -93,7 +93,7 @@ from typing import Any
 
 from arena.core.dealing import derive_seed
 from arena.tournaments.config import TournamentConfig
-from arena.tournaments.spec import MatchSpec, make_match_id
+from arena.records.spec import MatchSpec, make_match_id
 
 __all__ = ["expand", "deal_seed", "seatings", "round_robin_tables", "field_tables",
            "resolve_movement", "deal_groups", "units_of"]

@@ -1,4 +1,4 @@
-"""Playing one :class:`~arena.tournaments.spec.MatchSpec`: the function every
+"""Playing one :class:`~arena.records.spec.MatchSpec`: the function every
 executor calls (embedded processes, Celery tasks, gateway threads).
 
 :func:`play_spec` builds the game from the spec (game, preset, options), one agent
@@ -13,9 +13,9 @@ Agents
   spec (:func:`bot_seed`: match id, seat and entrant), so the same spec always
   gives the same record (apart from timings): the tournament seed already reaches
   the spec through ``spec.seed``.
-* ``remote:<bot_id>`` -> :class:`~arena.gateway.remote_agent.RemoteAgent` over the
+* ``remote:<bot_id>`` -> :class:`~arena.remote.agent.RemoteAgent` over the
   ``router`` given, else over a process-wide
-  :class:`~arena.gateway.redis_router.RedisRouter` on ``$ARENA_REDIS_URL``
+  :class:`~arena.remote.redis_router.RedisRouter` on ``$ARENA_REDIS_URL``
   (created on first use, after any fork: it holds no gRPC object).
 """
 
@@ -30,7 +30,7 @@ from arena.bots.base import Agent
 from arena.games import get_game
 from arena.match.referee import DEFAULT_MAX_RETRIES, run_match
 from arena.records.record import MatchRecord
-from arena.tournaments.spec import MatchSpec, parse_bot_ref
+from arena.records.spec import MatchSpec, parse_bot_ref
 
 __all__ = ["play_spec", "build_game", "build_agents", "bot_seed", "spec_tags", "default_router"]
 
@@ -56,12 +56,12 @@ def build_game(spec: MatchSpec) -> Any:
 
 
 def default_router() -> Any:
-    """A :class:`~arena.gateway.redis_router.RedisRouter` on ``$ARENA_REDIS_URL``
+    """A :class:`~arena.remote.redis_router.RedisRouter` on ``$ARENA_REDIS_URL``
     (default ``redis://127.0.0.1:6379/0``), one per process."""
     global _default_router, _default_router_pid
     with _router_lock:
         if _default_router is None or _default_router_pid != os.getpid():
-            from arena.gateway.redis_router import RedisRouter
+            from arena.remote.redis_router import RedisRouter
 
             _default_router = RedisRouter(os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0"))
             _default_router_pid = os.getpid()
@@ -79,7 +79,7 @@ def build_agents(spec: MatchSpec, *, router: Any = None) -> list[Agent]:
         if kind == "builtin":
             agents.append(make_bot(spec.game, name, seed=bot_seed(spec, seat)))
         else:
-            from arena.gateway.remote_agent import RemoteAgent
+            from arena.remote.agent import RemoteAgent
 
             agents.append(RemoteAgent(name, router if router is not None else default_router(),
                                       default_deadline_ms=spec.deadline_ms))
@@ -99,7 +99,7 @@ def play_spec(spec: MatchSpec, *, router: Any = None,
               max_retries: int = DEFAULT_MAX_RETRIES) -> MatchRecord:
     """Play ``spec`` to its end and return its record (deterministic for built-in bots).
 
-    :param router: a :class:`~arena.gateway.router.DecisionRouter` for ``remote:`` bots.
+    :param router: a :class:`~arena.remote.router.DecisionRouter` for ``remote:`` bots.
     :raises ValueError: for an invalid spec (game, preset, option or bot reference).
     """
     game = build_game(spec)

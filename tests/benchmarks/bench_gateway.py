@@ -105,7 +105,8 @@ def make_game(name: str) -> Any:
 
 def full_path(game_name: str, concurrency: list[int], seconds: float) -> tuple[dict[int, dict[str, float]], int]:
     from arena.bot.v1 import bot_pb2
-    from arena.gateway import Gateway, RemoteAgent
+    from arena.gateway import Gateway
+    from arena.remote import RemoteAgent
     from arena.match.referee import run_match
 
     class TimedAgent(RemoteAgent):

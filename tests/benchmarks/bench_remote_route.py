@@ -1,9 +1,9 @@
 """Benchmark: the remote route of the distributed mode, beside its two plain parts.
 
 Route: a match in a Celery worker (``arena.tournament.play_batch``) ->
-:class:`~arena.gateway.remote_agent.RemoteAgent` -> :class:`~arena.gateway.redis_router.RedisRouter`
+:class:`~arena.remote.agent.RemoteAgent` -> :class:`~arena.remote.redis_router.RedisRouter`
 (one pipelined round trip: Lua push + BLPOP on the reply key) -> Redis -> the
-gateway's :class:`~arena.gateway.redis_router.RedisBridge` -> session -> gRPC stream
+gateway's :class:`~arena.gateway.redis_bridge.RedisBridge` -> session -> gRPC stream
 -> Python SDK random bot process -> back the same way.
 
 Measured with 1 concurrent match (one task playing its batch of matches in turn,
@@ -107,7 +107,7 @@ def plain_redis(url: str, size: int, seconds: float) -> dict[str, float]:
 def request_size() -> int:
     """Serialized size of a typical bridge DecisionRequest (mid-auction)."""
     from arena.bot.v1 import bot_pb2
-    from arena.bots import convert
+    from arena.remote import convert
     from arena.games import get_game
 
     state = get_game("bridge").new_initial_state(seed=1)
@@ -150,7 +150,7 @@ def _ts(text: str) -> float:
 def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches: int,
                 others: dict[str, int]) -> dict[str, Any]:
     from arena.tournaments.executors import CeleryExecutor, open_store
-    from arena.tournaments.spec import MatchSpec, make_match_id
+    from arena.records.spec import MatchSpec, make_match_id
     from workers.celery import make_app
 
     url = f"sqlite:///{tdir / tid}.db"
@@ -199,7 +199,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     """One full measurement: baselines, the two route phases, baselines again."""
     import redis
 
-    from arena.gateway.redis_router import RedisRouter
+    from arena.remote.redis_router import RedisRouter
     from bench_gateway import plain_ping_pong
 
     size = request_size()

@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 
 from arena.bot.v1 import bot_pb2
-from arena.bots import convert
+from arena.remote import convert
 from arena.bots.base import RandomAgent
 from arena.core.state import Game
 from arena.games import get_game, list_games
-from arena.gateway import Gateway, GatewayConfig, RemoteAgent
-from arena.gateway.router import DecisionRouter
+from arena.gateway import Gateway, GatewayConfig
+from arena.remote import RemoteAgent
+from arena.remote.router import DecisionRouter
 from arena.match.referee import run_match
 
 from gateway.helpers import ROOT, sdk_process  # noqa: I001

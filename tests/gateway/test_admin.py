@@ -9,7 +9,8 @@ import grpc
 import pytest
 
 from arena.admin.v1 import admin_pb2, admin_pb2_grpc
-from arena.gateway import Gateway, SqliteRegistry
+from arena.gateway import Gateway
+from arena.store.registry import SqliteRegistry
 
 from gateway.helpers import BotThread  # noqa: I001
 from arenabot import BotStopped, RandomBot

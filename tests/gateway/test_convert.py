@@ -8,7 +8,7 @@ import json
 import pytest
 
 from arena.bot.v1 import bot_pb2
-from arena.bots import convert
+from arena.remote import convert
 from arena.bots.base import LegalActions
 from arena.core.dealing import SeedStream
 from arena.games import get_game

@@ -9,7 +9,8 @@ import time
 from typing import Any
 
 from arena.bots.base import MatchInfo
-from arena.gateway import Gateway, InMemoryRegistry
+from arena.gateway import Gateway
+from arena.store.registry import InMemoryRegistry
 from arena.testing.toy import HighcardGame
 
 from gateway.helpers import BotThread  # noqa: I001 - tests/ is on sys.path (package tests)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.records.record import ActionEntry, Fault, MatchRecord
-from arena.tournaments.spec import MatchSpec, make_match_id
+from arena.records.spec import MatchSpec, make_match_id
 
 
 def make_spec(tid: str, index: int, **kw: Any) -> MatchSpec:

@@ -16,8 +16,8 @@ from arena.store import (
     TournamentNotFoundError,
 )
 from arena.store.models import BotRow
-from arena.gateway.registry import BotExistsError, BotNotFoundError, hash_token
-from arena.tournaments.spec import make_match_id
+from arena.store.registry import BotExistsError, BotNotFoundError, hash_token
+from arena.records.spec import make_match_id
 
 from .helpers import make_record, make_spec
 

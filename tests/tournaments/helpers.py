@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.tournaments.config import TournamentConfig, parse_config
-from arena.tournaments.spec import MatchSpec
+from arena.records.spec import MatchSpec
 
 
 def make_config(game: str, fmt: str, entrants: Sequence[str | tuple[str, str]], *, deals: int = 2,

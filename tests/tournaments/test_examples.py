@@ -14,7 +14,7 @@ from arena.match import run_match
 from arena.records.record import MatchRecord, dumps, loads
 from arena.tournaments.config import example_paths, load_config
 from arena.tournaments.formats import expand
-from arena.tournaments.spec import MatchSpec, parse_bot_ref
+from arena.records.spec import MatchSpec, parse_bot_ref
 from arena.tournaments.standings import format_standings, standings
 
 from tests.tournaments.helpers import tags_of

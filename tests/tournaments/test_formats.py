@@ -12,7 +12,7 @@ from arena.core.dealing import derive_seed
 from arena.games import get_game
 from arena.games.bridge.scoring import board_dealer, board_vulnerability
 from arena.tournaments.formats import deal_groups, expand, field_tables, resolve_movement, seatings
-from arena.tournaments.spec import MatchSpec, make_match_id
+from arena.records.spec import MatchSpec, make_match_id
 
 from tests.tournaments.helpers import make_config
 

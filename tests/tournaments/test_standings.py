@@ -9,7 +9,7 @@ import pytest
 from arena.ratings import SprtFeeder
 from arena.ratings.sprt import Sprt
 from arena.tournaments.formats import expand
-from arena.tournaments.spec import MatchSpec
+from arena.records.spec import MatchSpec
 from arena.tournaments.standings import (butler_datum, format_standings, matchpoints, neuberg, sprt_results,
                                          standings)
 

@@ -23,7 +23,7 @@ import pytest
 
 from arena.tournaments.commands import register
 from arena.tournaments.executors import CeleryExecutor, EmbeddedExecutor, open_store
-from arena.tournaments.spec import MatchSpec, make_match_id
+from arena.records.spec import MatchSpec, make_match_id
 from workers.celery import make_app
 
 from .conftest import ROOT, SDK, VISIBILITY_TIMEOUT, RedisServer, Worker, start_workers, tournament_file
@@ -153,7 +153,7 @@ def test_redis_restart_mid_tournament(tmp_path: Path, redis_server: RedisServer,
 def test_remote_bot_disconnects_mid_match(tmp_path: Path, redis_server: RedisServer,
                                           workers: list[Worker]) -> None:
     from arena.gateway import Gateway, GatewayConfig
-    from arena.gateway.redis_router import RedisRouter
+    from arena.remote.redis_router import RedisRouter
 
     url = _url(tmp_path / "remote.db")
     tid = "remote"

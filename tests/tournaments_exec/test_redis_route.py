@@ -59,7 +59,7 @@ def _request(action_id: int) -> bot_pb2.DecisionRequest:
 class _Route:
     def __init__(self, redis_url: str, event_loop: str) -> None:
         from arena.gateway import Gateway, GatewayConfig
-        from arena.gateway.redis_router import RedisRouter
+        from arena.remote.redis_router import RedisRouter
 
         self.gateway = Gateway("127.0.0.1:0", config=GatewayConfig(redis_url=redis_url,
                                                                    event_loop=event_loop)).start()
@@ -198,8 +198,8 @@ def test_a_worker_imports_no_grpc() -> None:
         "import workers.tasks\n"
         "workers.tasks.warm_up(None)\n"
         "from arena.tournaments.runner import play_spec, build_agents\n"
-        "from arena.tournaments.spec import MatchSpec\n"
-        "from arena.gateway.redis_router import RedisRouter\n"
+        "from arena.records.spec import MatchSpec\n"
+        "from arena.remote.redis_router import RedisRouter\n"
         "spec = MatchSpec('t:0', 't', 0, 'calypso', None, {}, 1, ('a',) * 4, ('remote:x',) * 4)\n"
         "agents = build_agents(spec, router=RedisRouter('redis://127.0.0.1:1/0'))\n"
         "assert type(agents[0]).__name__ == 'RemoteAgent'\n"
@@ -216,7 +216,7 @@ def test_bridge_connections_authenticate_and_select_the_db(tmp_path: Path) -> No
     URL like redis-py, and a wrong password is a clear ConnectionError."""
     import redis
 
-    from arena.gateway.redis_router import open_resp
+    from arena.gateway.redis_bridge import open_resp
     from tournaments_exec.conftest import _free_port, _port_open
 
     port = _free_port()
@@ -259,7 +259,7 @@ def test_reply_keys_are_unique_across_threads_and_forks() -> None:
     worker must not continue its parent's sequence."""
     import multiprocessing
 
-    from arena.gateway.redis_router import RedisRouter
+    from arena.remote.redis_router import RedisRouter
 
     global _FORKED_ROUTER
     router = _FORKED_ROUTER = RedisRouter("redis://127.0.0.1:1/0")

@@ -1,9 +1,9 @@
 """The referee's agent for a bot connected to a gateway.
 
 :class:`RemoteAgent` turns each ``act(observation, legal_actions)`` into a
-``DecisionRequest`` (the seat's observation converted by :mod:`arena.bots.convert`,
+``DecisionRequest`` (the seat's observation converted by :mod:`arena.remote.convert`,
 the legal actions with ids and texts), sends it through a
-:class:`~arena.gateway.router.DecisionRouter` and waits until the decision's
+:class:`~arena.remote.router.DecisionRouter` and waits until the decision's
 deadline. ``deadline_ms`` (from :class:`~arena.bots.base.MatchInfo`) covers the
 decision including retries, as the referee counts it.
 
@@ -26,10 +26,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.bot.v1 import bot_pb2
-from arena.bots import convert
+from arena.remote import convert
 from arena.bots.base import Agent, AgentFailure, DecisionTimeout, MatchInfo
 from arena.core.state import Action, SeatIndex
-from arena.gateway.router import DecisionRouter
+from arena.remote.router import DecisionRouter
 
 __all__ = ["RemoteAgent"]
 

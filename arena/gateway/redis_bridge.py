@@ -1,301 +1,41 @@
-"""Routing decisions through Redis: referees in Celery workers, bots on a gateway.
+"""The gateway half of the Redis route: :class:`RedisBridge` serves each connected
+bot's request queue (key layout and messages: :mod:`arena.remote.redis_router`,
+whose :class:`~arena.remote.redis_router.RedisRouter` is the worker half).
 
-Two halves over the key layout of :mod:`arena.gateway.router`:
-
-* :class:`RedisRouter` (worker side, synchronous redis-py, no gRPC: safe in forked
-  Celery workers) implements :class:`~arena.gateway.router.DecisionRouter`.
-* :class:`RedisBridge` (gateway side, ``redis.asyncio`` on the gateway's loop)
-  pulls each connected bot's request queue, hands requests to the
-  :class:`~arena.gateway.session.SessionHub` and pushes the answers back.
-
-Keys
-----
-``arena:bot:<bot_id>:requests``
-    list; the bot's request queue. Worker ``RPUSH``es, the gateway pops up to
-    :data:`PULL_BATCH` items per round trip (``BLMPOP``; ``BLPOP`` before Redis 7).
-``arena:bot:<bot_id>:online``
-    string (the gateway id) with a TTL of ``online_ttl`` seconds (5 s), refreshed
-    every second by the gateway that holds the bot's session and deleted when the
-    session closes. ``is_connected`` reads it.
-``arena:reply:<uuid>:<n>``
-    list; the reply of one request (a random prefix per worker thread, then a
-    counter), expiring ``REPLY_TTL`` seconds after the push.
-
-Messages (bytes)
-----------------
-request queue item
-    ``b"D" + <deadline, unix ms> + b"|" + <reply key> + b"|" + DecisionRequest`` or
-    ``b"N" + ArenaMessage`` (one-way: MatchStarted, MatchEnded, DecisionError).
-    One queue per bot keeps a match's messages in order.
-reply
-    ``b"D" + Decision`` | ``b"T" + reason`` (DecisionTimeout) |
-    ``b"F" + reason`` (AgentFailure).
-
-One decision costs the worker one round trip: a Lua script (push the request if the
-bot is online, else push an ``F`` reply to the reply key at once) and ``BLPOP`` on
-the reply key, written together. The gateway expires the request at its deadline
-(``T``); the worker waits ``slack`` seconds more before it gives up by itself (a
-gateway that died). When a session closes the gateway deletes the online key and
-answers every request still queued with ``F``; the script's check and the push are
-atomic, so no request is left behind. Answers ready in the same loop turn are pushed
-in one pipeline.
-
-Deadlines cross processes as wall-clock times (hosts are assumed NTP-synced).
+It runs on the gateway's event loop (``redis.asyncio`` for presence and clean-up,
+and :class:`RespConnection`, an asyncio protocol with the hiredis parser, on the
+hot path), pulls up to :data:`PULL_BATCH` queued items per round trip, hands
+requests to the :class:`~arena.gateway.session.SessionHub` and pushes the answers
+back on their reply keys.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
-import os
-import threading
 import time
 import uuid
-import weakref
 from collections.abc import Mapping
 from typing import Any
 
 import hiredis
-import redis
 import redis.asyncio as aioredis
 
 from arena.bot.v1 import bot_pb2
-from arena.bots.base import AgentFailure, DecisionTimeout
-from arena.gateway.router import DecisionRouter
+from arena.bots.base import DecisionTimeout
+from arena.remote.redis_router import REPLY_TTL, online_key, pack_command, requests_key
 
-__all__ = ["RedisRouter", "RedisBridge", "RespConnection", "open_resp", "requests_key", "online_key",
-           "REPLY_TTL"]
+__all__ = ["RedisBridge", "RespConnection", "open_resp", "PULL_BATCH"]
 
 log = logging.getLogger("arena.gateway.redis")
 
-REPLY_TTL = 60
-"""Seconds a reply key lives after its push (a worker that gave up never reads it)."""
 PULL_BATCH = 64
 """Most queued items the gateway takes from a bot's queue in one ``BLMPOP``."""
 STOP_STEP_SECONDS = 1.0
 """Bound on each step of :meth:`RedisBridge.stop`."""
 
-_PUSH = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  redis.call('RPUSH', KEYS[2], ARGV[1])
-  return 1
-end
-if #KEYS >= 3 then
-  redis.call('RPUSH', KEYS[3], ARGV[2])
-  redis.call('EXPIRE', KEYS[3], ARGV[3])
-end
-return 0
-"""
-
-
-_ROUTERS: weakref.WeakSet[RedisRouter] = weakref.WeakSet()
-"""Every live :class:`RedisRouter`: after a fork each starts afresh in the child."""
-
-
-def _routers_after_fork() -> None:
-    for router in list(_ROUTERS):
-        router._after_fork()
-
-
-os.register_at_fork(after_in_child=_routers_after_fork)
-
-
-def requests_key(bot_id: str) -> str:
-    """The request queue of ``bot_id``."""
-    return f"arena:bot:{bot_id}:requests"
-
-
-def online_key(bot_id: str) -> str:
-    """The presence key of ``bot_id`` (set while a gateway holds its session)."""
-    return f"arena:bot:{bot_id}:online"
-
-
-def _pack(*args: bytes) -> bytes:
-    """One Redis command in RESP (arguments already bytes)."""
-    return b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args)
-
-
-class RedisRouter(DecisionRouter):
-    """Worker-side router: see the module docstring.
-
-    :param url: Redis URL (``redis://host:port/db``).
-    :param slack: seconds to wait beyond the decision's deadline for the gateway's
-        own ``T`` reply before raising :class:`DecisionTimeout` here.
-
-    ``decide`` writes its two commands (script + ``BLPOP``) pre-encoded on a
-    connection of its own (one per thread) and reads the two replies: the same
-    round trip as a redis-py pipeline without its per-call machinery. ``notify``
-    writes its script call on that connection and does not wait: its response is
-    read (and dropped: notifications are best effort) before the next decision's.
-    """
-
-    def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, slack: float = 1.0) -> None:
-        self.url = url
-        self.slack = slack
-        self.redis = redis.Redis.from_url(url, health_check_interval=0)
-        self._sha: str | None = None
-        self._local = threading.local()
-        self._bot_keys: dict[str, tuple[bytes, bytes]] = {}
-        self._forked = False
-        _ROUTERS.add(self)
-
-    def _after_fork(self) -> None:
-        self._forked = True
-
-    def _client(self) -> redis.Redis:
-        if self._forked:  # in a forked child: never share sockets with the parent
-            self.redis = redis.Redis.from_url(self.url, health_check_interval=0)
-            self._forked, self._sha = False, None
-            self._local = threading.local()
-        return self.redis
-
-    def _script(self, client: redis.Redis) -> str:
-        if self._sha is None:
-            self._sha = str(client.script_load(_PUSH))
-        return self._sha
-
-    def _connection(self, client: redis.Redis) -> Any:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = client.connection_pool.make_connection()
-        return conn
-
-    def _drop_connection(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        self._local.conn = None
-        self._local.unread = 0
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.disconnect()
-
-    def _reply_key(self) -> bytes:
-        """A reply key never used before: a random prefix per thread and a counter."""
-        local = self._local
-        prefix = getattr(local, "reply_prefix", None)
-        if prefix is None:
-            prefix = local.reply_prefix = b"arena:reply:" + uuid.uuid4().hex.encode() + b":"
-            local.reply_count = itertools.count()
-        return b"%s%d" % (prefix, next(local.reply_count))
-
-    def _keys(self, bot_id: str) -> tuple[bytes, bytes]:
-        keys = self._bot_keys.get(bot_id)
-        if keys is None:
-            keys = self._bot_keys[bot_id] = (online_key(bot_id).encode(), requests_key(bot_id).encode())
-        return keys
-
-    def decide(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float
-               ) -> bot_pb2.Decision:
-        if timeout <= 0:
-            raise DecisionTimeout("no time left for this decision")
-        self._client()  # after a fork: a fresh thread-local state (reply key prefix)
-        reply_key = self._reply_key()
-        online, queue = self._keys(bot_id)
-        deadline_ms = int((time.time() + timeout) * 1000)
-        envelope = b"D%d|%s|%s" % (deadline_ms, reply_key, request.SerializeToString())
-        failure = b"Fbot " + bot_id.encode() + b" is not connected"
-        wait = b"%.3f" % (timeout + self.slack)
-        for attempt in (0, 1):
-            answered = False  # whether Redis answered this decision's script call
-            try:
-                client = self._client()
-                sha = self._script(client).encode()
-                conn = self._connection(client)
-                conn.send_packed_command(
-                    [_pack(b"EVALSHA", sha, b"3", online, queue, reply_key, envelope, failure,
-                           b"%d" % REPLY_TTL)
-                     + _pack(b"BLPOP", reply_key, wait)], check_health=False)
-                self._read_notify_responses(conn)
-                try:
-                    conn.read_response()
-                    answered = True
-                except redis.exceptions.ResponseError:
-                    # the script did not run (e.g. NOSCRIPT after a Redis restart):
-                    # nothing was pushed, so drop the connection with its pending BLPOP
-                    self._drop_connection()
-                    raise
-                popped = conn.read_response()
-                break
-            except redis.exceptions.ResponseError as exc:
-                noscript = isinstance(exc, redis.exceptions.NoScriptError) or "NOSCRIPT" in str(exc)
-                if noscript and not attempt:  # Redis restarted: load again
-                    self._sha = None
-                    continue
-                if noscript:
-                    raise AgentFailure("cannot load the routing script into Redis") from None
-                raise AgentFailure(f"routing through Redis failed: {exc}") from None
-            except redis.exceptions.RedisError as exc:
-                self._drop_connection()
-                if not answered and not attempt and isinstance(exc, redis.exceptions.ConnectionError):
-                    # a stale connection (Redis restarted): the script most likely never
-                    # ran; if it did, the bot is asked twice and the first answer counts
-                    continue
-                raise DecisionTimeout(f"Redis unavailable while routing to {bot_id}: {exc}") from None
-            except BaseException:
-                self._drop_connection()  # e.g. interrupted mid-read: the replies are unread
-                raise
-        if popped is None:
-            raise DecisionTimeout(f"bot {bot_id} did not answer within {timeout * 1000:.0f} ms")
-        payload: bytes = popped[1]
-        kind, body = payload[:1], payload[1:]
-        if kind == b"D":
-            decision: bot_pb2.Decision = bot_pb2.Decision.FromString(body)
-            return decision
-        if kind == b"T":
-            raise DecisionTimeout(body.decode(errors="replace"))
-        raise AgentFailure(body.decode(errors="replace"))
-
-    def notify(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None:
-        """Queue a one-way message for the bot (best effort; never waits for Redis)."""
-        command = None
-        for attempt in (0, 1):
-            try:
-                client = self._client()
-                if command is None or self._sha is None:
-                    command = _pack(b"EVALSHA", self._script(client).encode(), b"2",
-                                    online_key(bot_id).encode(), requests_key(bot_id).encode(),
-                                    b"N" + message.SerializeToString())
-                self._connection(client).send_packed_command([command], check_health=False)
-                self._local.unread = getattr(self._local, "unread", 0) + 1
-                return
-            except redis.exceptions.ConnectionError:
-                self._drop_connection()  # stale (Redis restarted): once more on a new one
-                if attempt:
-                    return
-            except redis.exceptions.RedisError:
-                self._drop_connection()
-                return
-
-    def _read_notify_responses(self, conn: Any) -> None:
-        """Read the responses of the notifications sent since the last read."""
-        unread, self._local.unread = getattr(self._local, "unread", 0), 0
-        for _ in range(unread):
-            try:
-                conn.read_response()
-            except redis.exceptions.ResponseError as exc:  # e.g. NOSCRIPT: that message is lost
-                if isinstance(exc, redis.exceptions.NoScriptError) or "NOSCRIPT" in str(exc):
-                    self._sha = None
-
-    def is_connected(self, bot_id: str) -> bool:
-        try:
-            return bool(self._client().exists(online_key(bot_id)))
-        except redis.exceptions.RedisError:
-            return False
-
-    def wait_connected(self, bot_id: str, timeout: float = 10.0) -> bool:
-        """Poll until a gateway announces ``bot_id`` (for tests and scripts)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.is_connected(bot_id):
-                return True
-            time.sleep(0.02)
-        return False
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.redis.close()
-
+_pack = pack_command
 
 class RespConnection(asyncio.Protocol):
     """A Redis connection for the bridge's hot path: pre-encoded commands out,

@@ -10,27 +10,36 @@ router may carry them between processes.
 * :class:`LocalRouter` (embedded default): the referee runs in a thread of the
   gateway's process; requests go through an in-process queue (the event loop's
   call queue) to the :class:`~arena.gateway.session.SessionHub`.
-* :class:`~arena.gateway.redis_router.RedisRouter` (distributed mode) implements
+* :class:`~arena.remote.redis_router.RedisRouter` (distributed mode) implements
   the same interface on the worker side: the serialized request goes to the bot's
   Redis queue with a reply key, and a
-  :class:`~arena.gateway.redis_router.RedisBridge` in the gateway that holds the bot
+  :class:`~arena.gateway.redis_bridge.RedisBridge` in the gateway that holds the bot
   answers on that key. Workers never hold gRPC objects, so they may fork freely:
-  this module, the router and :mod:`arena.gateway.remote_agent` import no gRPC.
+  nothing in :mod:`arena.remote` imports gRPC.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout
 
-if TYPE_CHECKING:  # the session module imports gRPC; workers must not
-    from arena.gateway.session import SessionHub
+__all__ = ["DecisionRouter", "LocalRouter", "Hub"]
 
-__all__ = ["DecisionRouter", "LocalRouter"]
+
+class Hub(Protocol):
+    """What :class:`LocalRouter` needs of the gateway's
+    :class:`~arena.gateway.session.SessionHub` (any thread may call these)."""
+
+    def submit_threadsafe(self, bot_id: str, request: bot_pb2.DecisionRequest,
+                          timeout: float) -> concurrent.futures.Future[bot_pb2.Decision]: ...
+
+    def send_threadsafe(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None: ...
+
+    def is_connected(self, bot_id: str) -> bool: ...
 
 
 class DecisionRouter(ABC):
@@ -56,9 +65,9 @@ class DecisionRouter(ABC):
 
 
 class LocalRouter(DecisionRouter):
-    """In-process routing to a :class:`SessionHub` on another thread's loop."""
+    """In-process routing to a gateway's hub on another thread's loop."""
 
-    def __init__(self, hub: SessionHub, *, slack: float = 1.0) -> None:
+    def __init__(self, hub: Hub, *, slack: float = 1.0) -> None:
         self.hub = hub
         self.slack = slack
         """Extra seconds to wait beyond the deadline for the hub's own expiry."""

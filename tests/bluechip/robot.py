@@ -236,7 +236,7 @@ class Robot:
                         want = "Dummy to lead" if player == dummy else f"{SEATS[me_i]} to lead"
                         assert prompt == want, f"{prompt!r} != {want!r}"
                     source = dummy_hand if player == dummy else hand
-                    card = self.choose_card(source, trick, len(played) + len(calls))
+                    card = self.choose_card(source, trick, len(played) + len(calls), board_no)
                     shown = card.lower() if self.style.lower_cards else card
                     who = "Dummy" if player == dummy and self.style.literal_dummy_plays else self.name(player)
                     self.send(f"{who} plays {shown}")
@@ -327,7 +327,7 @@ class Robot:
                 # no retry left: the TM closes the connection
                 self.recv()
                 raise ConnectionError("unreachable: the TM should have closed the connection")
-        if self.script is not None:
+        if self.script is not None and board == 1:
             return self.script[len(calls)]
         if any(c not in ("P",) for c in calls):
             return "P"
@@ -337,11 +337,11 @@ class Robot:
         suit = max("SHDC", key=lambda s: (sum(1 for c in hand if c[1] == s), "CDHS".index(s)))
         return f"1{suit}"
 
-    def choose_card(self, source: list[str], trick: list[str], position: int) -> str:
+    def choose_card(self, source: list[str], trick: list[str], position: int, board: int = 1) -> str:
         kind = self._fault_now()
         if kind in ("hang", "disconnect"):
             self._apply_fault(kind)
-        if self.script is not None:
+        if self.script is not None and board == 1:
             return self.script[position]
         if trick:
             follow = [c for c in source if c[1] == trick[0][1]]

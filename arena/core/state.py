@@ -118,6 +118,10 @@ class Game(ABC):
     """Number of action ids for enumerable games, ``None`` for compound actions."""
     zero_sum: ClassVar[bool] = False
     """Whether ``sum(returns()) == 0`` at every terminal state."""
+    max_retries: ClassVar[int | None] = None
+    """Further attempts the referee allows after a refused action, when the rules
+    say (0: a refused action is replaced by ``default_action()`` at once); ``None``:
+    the referee's default. A tournament may override it."""
     conformance_options: ClassVar[Mapping[str, Any]] = {}
     """Options the shared conformance test adds to every preset to keep a random
     match short (e.g. one deal instead of a game to 5000); the game's own tests

@@ -7,6 +7,14 @@ and :class:`RespConnection`, an asyncio protocol with the hiredis parser, on the
 hot path), pulls up to :data:`PULL_BATCH` queued items per round trip, hands
 requests to the :class:`~arena.gateway.session.SessionHub` and pushes the answers
 back on their reply keys.
+
+A bot in its reconnection grace period (:mod:`arena.gateway.session`) keeps its
+online key and its pull: its requests wait at the hub for its next stream. A
+request that waits at the gateway (queued behind the bot's other requests, or held
+during the grace period) gets a ``Q`` on its reply key, so that its worker waits for
+it beyond its own deadline bound, while the bot stays online. Answers carry the
+bot's time (``d<microseconds>|<Decision>``: from the request's write to the bot's
+stream to the answer), which is the part of the deadline the bot used.
 """
 
 from __future__ import annotations
@@ -231,7 +239,7 @@ class RedisBridge:
         last_refresh = 0.0
         while True:
             try:
-                connected = set(self.hub.sessions)
+                connected = self.hub.present()
                 for bot_id in connected - set(self._pullers):
                     await self._redis.set(online_key(bot_id), self.gateway_id, ex=int(self.online_ttl))
                     self._pullers[bot_id] = asyncio.get_running_loop().create_task(self._pull(bot_id))
@@ -381,10 +389,12 @@ class _Answer:
     """The outcome of one routed request (a :class:`~arena.gateway.session.DecisionFuture`):
     set once, on the loop thread, it becomes the reply on the request's key."""
 
-    __slots__ = ("_bridge", "_key", "_done")
+    __slots__ = ("_bridge", "_key", "_done", "_sent", "_queued")
 
     def __init__(self, bridge: RedisBridge, key: bytes) -> None:
         self._bridge, self._key, self._done = bridge, key, False
+        self._sent = 0.0
+        self._queued = False
 
     def set_running_or_notify_cancel(self) -> bool:
         return True
@@ -392,10 +402,19 @@ class _Answer:
     def done(self) -> bool:
         return self._done
 
+    def on_queued(self) -> None:
+        if not self._done and not self._queued:  # one Q is enough: the worker then waits on presence
+            self._queued = True
+            self._bridge._reply(self._key, b"Q")
+
+    def on_sent(self) -> None:
+        self._sent = time.monotonic()
+
     def set_result(self, result: bot_pb2.Decision) -> None:
         if not self._done:
             self._done = True
-            self._bridge._reply(self._key, b"D" + result.SerializeToString())
+            micros = int((time.monotonic() - self._sent) * 1e6) if self._sent else 0
+            self._bridge._reply(self._key, b"d%d|%s" % (micros, result.SerializeToString()))
 
     def set_exception(self, exception: BaseException) -> None:
         if not self._done:

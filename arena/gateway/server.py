@@ -32,8 +32,8 @@ from arena.gateway.admin import AdminServicer
 from arena.gateway.loop import event_loop_factory
 from arena.store.registry import BotRegistry, InMemoryRegistry
 from arena.remote.router import LocalRouter
-from arena.gateway.servicer import BotServicer
-from arena.gateway.session import SessionHub
+from arena.gateway.servicer import BotServicer, DecodeGuard
+from arena.gateway.session import RECONNECT_GRACE_SECONDS, UNRESPONSIVE_AFTER, SessionHub
 
 __all__ = ["GatewayConfig", "Gateway", "StartedServer", "serve", "serve_async", "start_server",
            "open_gateway_store", "DEFAULT_ADDRESS", "DEFAULT_STORE_URL"]
@@ -52,6 +52,12 @@ class GatewayConfig:
 
     ping_interval: float = 10.0
     """Seconds between Pings; a bot silent for 3 intervals is dropped."""
+    reconnect_grace: float = RECONNECT_GRACE_SECONDS
+    """Seconds a dropped stream's requests wait for the bot's next stream
+    (:mod:`arena.gateway.session`, "Reconnection grace")."""
+    unresponsive_after: int = UNRESPONSIVE_AFTER
+    """Deadlines missed in a row after which the bot's other decisions are defaulted
+    at once until it answers again (the circuit breaker)."""
     hello_timeout: float = 5.0
     """Seconds a new stream has to send its Hello."""
     max_concurrent_cap: int = 64
@@ -110,7 +116,10 @@ async def start_server(address: str, registry: BotRegistry, *, operator_token: s
     cfg = config or GatewayConfig()
     hub = SessionHub(asyncio.get_running_loop(), max_concurrent_cap=cfg.max_concurrent_cap,
                      ping_interval=cfg.ping_interval,
-                     max_messages_per_second=cfg.max_messages_per_second)
+                     max_messages_per_second=cfg.max_messages_per_second,
+                     grace=cfg.reconnect_grace, unresponsive_after=cfg.unresponsive_after)
+    if bool(cfg.tls_cert) != bool(cfg.tls_key):
+        raise ValueError("TLS needs both a certificate (tls_cert) and its private key (tls_key)")
     if server_credentials is None and cfg.tls_cert and cfg.tls_key:
         with open(cfg.tls_key, "rb") as key, open(cfg.tls_cert, "rb") as cert:
             server_credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
@@ -122,7 +131,7 @@ async def start_server(address: str, registry: BotRegistry, *, operator_token: s
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.so_reuseport", 0),
     ]
-    server = grpc.aio.server(options=options)
+    server = grpc.aio.server(options=options, interceptors=[DecodeGuard()])
     bot_pb2_grpc.add_BotServiceServicer_to_server(
         BotServicer(hub, registry, hello_timeout=cfg.hello_timeout), server)
     admin = AdminServicer(hub, registry, operator_token, store=store, redis_url=cfg.redis_url,
@@ -185,7 +194,8 @@ async def serve_async(address: str = DEFAULT_ADDRESS, *, registry: BotRegistry |
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
             pass
-    log.info("arena gateway listening on %s (port %d)", address, port)
+    tls = config is not None and bool(config.tls_cert and config.tls_key)
+    log.info("arena gateway listening on %s (port %d, %s)", address, port, "TLS" if tls else "plaintext")
     bridge = await _start_bridge(hub, config)
     try:
         await stop.wait()

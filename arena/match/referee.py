@@ -10,6 +10,12 @@ Illegal-action policy
   forbid (:class:`IllegalActionError`) is refused: the agent is told the precise
   reason through ``action_refused(reason, retry_allowed)`` and asked again, at most
   ``max_retries`` more times and only while the decision's deadline has not passed.
+  ``max_retries`` is the game's when its rules say (``Game.max_retries``: rummy and
+  auction 0, a refused play or bid counts as a pass at once), else
+  :data:`DEFAULT_MAX_RETRIES`; ``run_match(max_retries=N)`` overrides both (a
+  tournament's setting).
+* Text that came from the agent (its answer, a reason quoting it) is cut to
+  :data:`MAX_REASON_CHARS` characters in faults and refusals (:func:`bounded`).
 * When no legal answer came (refusals exhausted, deadline passed, the agent raised
   :class:`DecisionTimeout`, crashed or is gone) the referee applies the game's
   ``default_action()`` (bridge: Pass in the auction, the lowest legal card in
@@ -30,9 +36,11 @@ of their legal actions, so their agents are always asked.
 Deadlines
 ---------
 ``deadline_ms`` is the time allowed per decision, retries included. Remote agents
-enforce it themselves (they raise :class:`DecisionTimeout`); an in-process agent
-cannot be interrupted, so an answer that arrives after the deadline is discarded
-as ``late`` and the default is applied.
+enforce it themselves (``enforces_deadline``: they raise :class:`DecisionTimeout`,
+and count only the bot's own time, not the time a request waited at the gateway;
+their ``last_thinking_ms`` is the recorded time); an in-process agent cannot be
+interrupted, so an answer that arrives after the deadline is discarded as ``late``
+and the default is applied.
 """
 
 from __future__ import annotations
@@ -48,12 +56,15 @@ from arena.core.errors import AmbiguousActionError, IllegalActionError, InvalidA
 from arena.core.state import Action, Game, State
 from arena.records.record import ActionEntry, Fault, MatchRecord
 
-__all__ = ["MatchResult", "run_match", "DEFAULT_DEADLINE_MS", "DEFAULT_MAX_RETRIES"]
+__all__ = ["MatchResult", "run_match", "DEFAULT_DEADLINE_MS", "DEFAULT_MAX_RETRIES", "MAX_REASON_CHARS",
+           "bounded"]
 
 DEFAULT_DEADLINE_MS = 10_000.0
 """Default time per decision, in milliseconds."""
 DEFAULT_MAX_RETRIES = 2
-"""Default number of further attempts after a refused action."""
+"""Default number of further attempts after a refused action (games may say otherwise)."""
+MAX_REASON_CHARS = 256
+"""Longest agent-provided text kept in a fault or sent back in a refusal."""
 
 
 @dataclass
@@ -68,9 +79,17 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def bounded(text: str, limit: int = MAX_REASON_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, the last one an ellipsis.
+
+    >>> len(bounded("x" * 900_000)), bounded("x" * 900_000)[-2:], bounded("QS is not in your hand")
+    (256, 'x…', 'QS is not in your hand')
+    """
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= 200 else text[:197] + "..."
+    return bounded(value if isinstance(value, str) else repr(value))
 
 
 def _resolve(state: State, answer: Any) -> Action:
@@ -83,7 +102,7 @@ def _resolve(state: State, answer: Any) -> Action:
 def run_match(game: Game, agents: Sequence[Agent], *, seed: int | str | None = None,
               decks: Sequence[Sequence[str]] | None = None, init: dict[str, Any] | None = None,
               match_id: str = "match", bot_names: Sequence[str] | None = None,
-              deadline_ms: float = DEFAULT_DEADLINE_MS, max_retries: int = DEFAULT_MAX_RETRIES,
+              deadline_ms: float = DEFAULT_DEADLINE_MS, max_retries: int | None = None,
               tags: dict[str, Any] | None = None,
               clock: Callable[[], float] = time.monotonic) -> MatchResult:
     """Play one match to its end and return its record and final state.
@@ -91,6 +110,8 @@ def run_match(game: Game, agents: Sequence[Agent], *, seed: int | str | None = N
     :param agents: one agent per seat (the same object may sit at several seats).
     :param seed: match seed; ``decks`` stacks realized shuffles instead (replays).
     :param init: extra arguments of ``new_initial_state`` (bridge: ``board``).
+    :param max_retries: further attempts after a refused action; ``None``: the
+        game's rule (``game.max_retries``), else :data:`DEFAULT_MAX_RETRIES`.
     :raises ValueError: if the number of agents does not match the seats.
     """
     n = game.num_players
@@ -112,6 +133,9 @@ def run_match(game: Game, agents: Sequence[Agent], *, seed: int | str | None = N
             absent.add(seat)
             record.faults.append(Fault(seat, 0, "crash", f"start_match failed: {exc}"))
     limit = deadline_ms / 1000.0
+    if max_retries is None:
+        rule = getattr(game, "max_retries", None)
+        max_retries = DEFAULT_MAX_RETRIES if rule is None else int(rule)
     enumerable = game.action_space_size is not None
     while not state.is_terminal():
         seat = state.current_player()
@@ -152,21 +176,25 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
     legal = LegalActions(state.legal_actions(), state.action_to_string)
     start = clock()
     refusals = 0
+    timed_by_agent = bool(getattr(agent, "enforces_deadline", False))
     while True:
         try:
             answer = agent.act(obs, legal)
         except DecisionTimeout as exc:
-            record.faults.append(Fault(seat, step, "timeout", str(exc) or "no answer before the deadline"))
+            record.faults.append(Fault(seat, step, "timeout",
+                                       bounded(str(exc) or "no answer before the deadline")))
             break
         except AgentFailure as exc:
             absent.add(seat)
-            record.faults.append(Fault(seat, step, "crash", str(exc) or "agent failed"))
+            record.faults.append(Fault(seat, step, "crash", bounded(str(exc) or "agent failed")))
             break
         except Exception as exc:  # noqa: BLE001 - a buggy bot must not stop the match
-            record.faults.append(Fault(seat, step, "exception", f"{type(exc).__name__}: {exc}"))
+            record.faults.append(Fault(seat, step, "exception", bounded(f"{type(exc).__name__}: {exc}")))
             break
         elapsed = clock() - start
-        if elapsed > limit:
+        if timed_by_agent:
+            elapsed = float(getattr(agent, "last_thinking_ms", elapsed * 1000.0)) / 1000.0
+        elif elapsed > limit:
             record.faults.append(Fault(seat, step, "late",
                                        f"answered after {elapsed * 1000:.0f} ms; deadline "
                                        f"{limit * 1000:.0f} ms", _short(answer)))
@@ -182,8 +210,9 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
             kind, reason = "invalid", f"unusable answer: {type(exc).__name__}: {exc}"
         else:
             return action, elapsed * 1000.0, False
+        reason = bounded(reason)
         refusals += 1
-        retry = refusals <= max_retries and clock() - start < limit
+        retry = refusals <= max_retries and (timed_by_agent or clock() - start < limit)
         record.faults.append(Fault(seat, step, kind, reason, _short(answer)))
         try:
             agent.action_refused(reason, retry, kind)
@@ -191,4 +220,5 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
             retry = False
         if not retry:
             break
-    return state.default_action(), (clock() - start) * 1000.0, True
+    spent = float(getattr(agent, "last_thinking_ms", 0.0)) if timed_by_agent else (clock() - start) * 1000.0
+    return state.default_action(), spent, True

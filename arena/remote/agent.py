@@ -5,14 +5,19 @@
 the legal actions with ids and texts), sends it through a
 :class:`~arena.remote.router.DecisionRouter` and waits until the decision's
 deadline. ``deadline_ms`` (from :class:`~arena.bots.base.MatchInfo`) covers the
-decision including retries, as the referee counts it.
+decision including retries, counted as the bot's time: from each request's write
+to the bot's stream to its answer (the router's ``decide_timed``), so time spent
+queued at the gateway behind the bot's other requests is not charged. The agent
+enforces the deadline itself (:attr:`enforces_deadline`); the referee records
+:attr:`last_thinking_ms` as the decision's time.
 
 * no answer in time -> :class:`~arena.bots.base.DecisionTimeout`;
 * bot not connected, or it disconnects while a request is open ->
   :class:`~arena.bots.base.AgentFailure`;
 * ``action_refused`` sends the bot a ``DecisionError`` with the referee's reason;
   if a retry is allowed the next ``act`` sends a new request (``attempt`` + 1)
-  with the time left.
+  with the time left. The reason is cut to
+  :data:`~arena.match.referee.MAX_REASON_CHARS` characters.
 
 Use one RemoteAgent per seat (the seat of a request is taken from the
 observation's ``seat`` field when it has one, else from ``start_match``).
@@ -21,7 +26,6 @@ observation's ``seat`` field when it has one, else from ``start_match``).
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +33,7 @@ from arena.bot.v1 import bot_pb2
 from arena.remote import convert
 from arena.bots.base import Agent, AgentFailure, DecisionTimeout, MatchInfo
 from arena.core.state import Action, SeatIndex
+from arena.match.referee import bounded
 from arena.remote.router import DecisionRouter
 
 __all__ = ["RemoteAgent"]
@@ -45,6 +50,9 @@ _REFUSAL_CODES = {
 class RemoteAgent(Agent):
     """An :class:`~arena.bots.base.Agent` played by a remote bot."""
 
+    enforces_deadline = True
+    """The referee does not time this agent's answers itself (see the module docstring)."""
+
     def __init__(self, bot_id: str, router: DecisionRouter, *, name: str | None = None,
                  default_deadline_ms: float = 10_000.0) -> None:
         self.bot_id = bot_id
@@ -53,8 +61,11 @@ class RemoteAgent(Agent):
         self._deadline_s = default_deadline_ms / 1000.0
         self._info: MatchInfo = MatchInfo()
         self._retrying = False
-        self._decision_start = 0.0
+        self._used = 0.0
+        """Seconds of this decision's deadline the bot has used (earlier attempts)."""
         self._attempt = 0
+        self.last_thinking_ms = 0.0
+        """The bot's time on the last decision, all attempts (ms)."""
         self._last_request_id = 0
 
     def start_match(self, info: MatchInfo) -> None:
@@ -72,15 +83,14 @@ class RemoteAgent(Agent):
             deadline_ms=max(1, int(self._deadline_s * 1000)), options_json=options)))
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action | str:
-        now = time.monotonic()
         if self._retrying:
             self._attempt += 1
         else:
-            self._decision_start = now
+            self._used = 0.0
             self._attempt = 1
         self._retrying = False
-        remaining = self._deadline_s - (now - self._decision_start)
-        if remaining <= 0:
+        remaining = self._deadline_s - self._used
+        if remaining <= 0.001:
             raise DecisionTimeout("no time left for this decision")
         texts = getattr(legal_actions, "texts", None)
         if texts is None:
@@ -92,7 +102,14 @@ class RemoteAgent(Agent):
             ruleset=str(self._info.get("ruleset", "")), seat=int(seat), attempt=self._attempt)
         convert.add_legal_actions(request, legal_actions, texts)
         convert.set_observation(request, game, observation)
-        decision = self.router.decide(self.bot_id, request, remaining)
+        try:
+            decision, thinking = self.router.decide_timed(self.bot_id, request, remaining)
+        except DecisionTimeout:
+            self._used = self._deadline_s
+            self.last_thinking_ms = self._deadline_s * 1000.0
+            raise
+        self._used += thinking
+        self.last_thinking_ms = self._used * 1000.0
         self._last_request_id = decision.request_id
         action = convert.decision_action(decision)
         if action is None:  # the gateway refuses these; never expected here
@@ -103,7 +120,8 @@ class RemoteAgent(Agent):
         self._retrying = retry_allowed
         code = _REFUSAL_CODES.get(kind, bot_pb2.DECISION_ERROR_CODE_ILLEGAL_ACTION)
         self.router.notify(self.bot_id, bot_pb2.ArenaMessage(decision_error=bot_pb2.DecisionError(
-            request_id=self._last_request_id, code=code, reason=reason, retry_allowed=retry_allowed)))
+            request_id=self._last_request_id, code=code, reason=bounded(reason),
+            retry_allowed=retry_allowed)))
 
     def end_match(self, seat: SeatIndex, returns: Sequence[float]) -> None:
         self.router.notify(self.bot_id, bot_pb2.ArenaMessage(match_ended=bot_pb2.MatchEnded(

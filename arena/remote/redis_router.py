@@ -28,8 +28,11 @@ request queue item
     ``b"N" + ArenaMessage`` (one-way: MatchStarted, MatchEnded, DecisionError).
     One queue per bot keeps a match's messages in order.
 reply
-    ``b"D" + Decision`` | ``b"T" + reason`` (DecisionTimeout) |
-    ``b"F" + reason`` (AgentFailure).
+    ``b"d" + <microseconds the bot had it> + b"|" + Decision`` (``b"D" + Decision``
+    from older gateways) | ``b"T" + reason`` (DecisionTimeout) |
+    ``b"F" + reason`` (AgentFailure); before one of these, possibly ``b"Q"``: the
+    gateway queued the request (behind the bot's other requests, or while the bot
+    reconnects) and its deadline clock has not started.
 
 One decision costs the worker one round trip: a Lua script (push the request if the
 bot is online, else push an ``F`` reply to the reply key at once) and ``BLPOP`` on
@@ -38,7 +41,9 @@ the reply key, written together. The gateway expires the request at its deadline
 gateway that died). When a session closes the gateway deletes the online key and
 answers every request still queued with ``F``; the script's check and the push are
 atomic, so no request is left behind. Answers ready in the same loop turn are pushed
-in one pipeline.
+in one pipeline. After a ``Q`` the worker waits on for the answer as long as the bot's
+online key exists (checked every second; a dead gateway's key expires within
+``online_ttl``), at most :data:`~arena.remote.router.MAX_QUEUE_WAIT` seconds more.
 
 Deadlines cross processes as wall-clock times (hosts are assumed NTP-synced).
 """
@@ -59,7 +64,7 @@ import redis
 
 from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout
-from arena.remote.router import DecisionRouter
+from arena.remote.router import MAX_QUEUE_WAIT, DecisionRouter
 
 __all__ = ["RedisRouter", "requests_key", "online_key", "pack_command", "REPLY_TTL"]
 
@@ -178,8 +183,13 @@ class RedisRouter(DecisionRouter):
 
     def decide(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float
                ) -> bot_pb2.Decision:
+        return self.decide_timed(bot_id, request, timeout)[0]
+
+    def decide_timed(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float
+                     ) -> tuple[bot_pb2.Decision, float]:
         if timeout <= 0:
             raise DecisionTimeout("no time left for this decision")
+        start = time.monotonic()
         self._client()  # after a fork: a fresh thread-local state (reply key prefix)
         reply_key = self._reply_key()
         online, queue = self._keys(bot_id)
@@ -187,6 +197,7 @@ class RedisRouter(DecisionRouter):
         envelope = b"D%d|%s|%s" % (deadline_ms, reply_key, request.SerializeToString())
         failure = b"Fbot " + bot_id.encode() + b" is not connected"
         wait = b"%.3f" % (timeout + self.slack)
+        popped: Any = None
         for attempt in (0, 1):
             answered = False  # whether Redis answered this decision's script call
             try:
@@ -226,16 +237,41 @@ class RedisRouter(DecisionRouter):
             except BaseException:
                 self._drop_connection()  # e.g. interrupted mid-read: the replies are unread
                 raise
+        if popped is not None and popped[1] == b"Q":
+            popped = self._wait_queued(bot_id, reply_key, timeout)
         if popped is None:
             raise DecisionTimeout(f"bot {bot_id} did not answer within {timeout * 1000:.0f} ms")
         payload: bytes = popped[1]
         kind, body = payload[:1], payload[1:]
+        if kind == b"d":
+            micros, _, body = body.partition(b"|")
+            return bot_pb2.Decision.FromString(body), int(micros) / 1e6
         if kind == b"D":
             decision: bot_pb2.Decision = bot_pb2.Decision.FromString(body)
-            return decision
+            return decision, time.monotonic() - start
         if kind == b"T":
             raise DecisionTimeout(body.decode(errors="replace"))
         raise AgentFailure(body.decode(errors="replace"))
+
+    def _wait_queued(self, bot_id: str, reply_key: bytes, timeout: float) -> Any:
+        """After a ``Q``: the answer, waiting while the bot stays online (None: gave up)."""
+        client = self._client()
+        online = self._keys(bot_id)[0]
+        end = time.monotonic() + MAX_QUEUE_WAIT + timeout + self.slack
+        try:
+            while time.monotonic() < end:
+                popped = client.blpop([reply_key], timeout=1)
+                if popped is not None and popped[1] != b"Q":
+                    return popped
+                if popped is None and not client.exists(online):
+                    # gone (a dead gateway, or the bot left): its last word may be in flight
+                    popped = client.blpop([reply_key], timeout=max(self.slack, 0.5))
+                    if popped is not None and popped[1] != b"Q":
+                        return popped
+                    raise AgentFailure(f"bot {bot_id} went offline while its request was queued")
+        except redis.exceptions.RedisError as exc:
+            raise DecisionTimeout(f"Redis unavailable while routing to {bot_id}: {exc}") from None
+        return None
 
     def notify(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None:
         """Queue a one-way message for the bot (best effort; never waits for Redis)."""

@@ -21,13 +21,20 @@ router may carry them between processes.
 from __future__ import annotations
 
 import concurrent.futures
+import time
 from abc import ABC, abstractmethod
 from typing import Protocol
 
 from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout
 
-__all__ = ["DecisionRouter", "LocalRouter", "Hub"]
+__all__ = ["DecisionRouter", "LocalRouter", "Hub", "MAX_QUEUE_WAIT"]
+
+MAX_QUEUE_WAIT = 300.0
+"""Most seconds a worker waits for a request that the gateway queued (behind the
+bot's other requests, or while the bot reconnects) before it is written to the
+bot's stream; the gateway's own bound is the same
+(:data:`arena.gateway.session.MAX_QUEUE_WAIT`)."""
 
 
 class Hub(Protocol):
@@ -35,7 +42,10 @@ class Hub(Protocol):
     :class:`~arena.gateway.session.SessionHub` (any thread may call these)."""
 
     def submit_threadsafe(self, bot_id: str, request: bot_pb2.DecisionRequest,
-                          timeout: float) -> concurrent.futures.Future[bot_pb2.Decision]: ...
+                          timeout: float) -> concurrent.futures.Future[bot_pb2.Decision]:
+        """The future may carry ``queued`` (bool) and ``sent_at`` (``time.monotonic()``
+        of the write to the bot's stream, or None) attributes, as the gateway's
+        :class:`~arena.gateway.session.RoutedFuture` does."""
 
     def send_threadsafe(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None: ...
 
@@ -54,6 +64,16 @@ class DecisionRouter(ABC):
         :raises DecisionTimeout: if no usable answer came in time.
         :raises AgentFailure: if the bot is not connected or disconnects.
         """
+
+    def decide_timed(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float
+                     ) -> tuple[bot_pb2.Decision, float]:
+        """:meth:`decide`, and the seconds the bot had the request (from its write to
+        the bot's stream to the answer; the gateway's clock starts there, and time
+        spent queued behind the bot's other requests is not the bot's). Routers
+        that cannot tell return the whole wait."""
+        start = time.monotonic()
+        decision = self.decide(bot_id, request, timeout)
+        return decision, time.monotonic() - start
 
     @abstractmethod
     def notify(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None:
@@ -74,15 +94,37 @@ class LocalRouter(DecisionRouter):
 
     def decide(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float
                ) -> bot_pb2.Decision:
+        return self.decide_timed(bot_id, request, timeout)[0]
+
+    def decide_timed(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float
+                     ) -> tuple[bot_pb2.Decision, float]:
+        """Wait ``timeout`` + :attr:`slack` seconds from the request's write to the
+        bot's stream; while the gateway holds it queued, wait as long as the bot is
+        present, at most :data:`MAX_QUEUE_WAIT` seconds."""
         if timeout <= 0:
             raise DecisionTimeout("no time left for this decision")
+        start = time.monotonic()
         try:
             future = self.hub.submit_threadsafe(bot_id, request, timeout)
         except RuntimeError as exc:  # the loop is closed: the gateway stopped
             raise AgentFailure(f"gateway is not running: {exc}") from None
-        try:
-            return future.result(timeout + self.slack)
-        except concurrent.futures.TimeoutError:
+        end = start + timeout + self.slack
+        while True:
+            try:
+                decision = future.result(max(0.0, end - time.monotonic()))
+                sent_at = getattr(future, "sent_at", None)
+                return decision, time.monotonic() - (start if sent_at is None else sent_at)
+            except concurrent.futures.TimeoutError:
+                pass
+            now = time.monotonic()
+            sent_at = getattr(future, "sent_at", None)
+            if sent_at is not None and sent_at + timeout + self.slack > now:
+                end = sent_at + timeout + self.slack
+                continue
+            if (sent_at is None and getattr(future, "queued", False) and now - start < MAX_QUEUE_WAIT
+                    and self.hub.is_connected(bot_id)):
+                end = now + min(1.0, timeout + self.slack)
+                continue
             future.cancel()
             raise DecisionTimeout(f"bot {bot_id} did not answer within {timeout * 1000:.0f} ms") from None
 

@@ -18,7 +18,7 @@ import pytest
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 from arena.bots.base import AgentFailure, DecisionTimeout, MatchInfo
 from arena.core.cards import card_index
-from arena.gateway import Gateway
+from arena.gateway import Gateway, GatewayConfig
 from arena.match.referee import run_match
 from arena.testing.toy import HighcardGame
 
@@ -146,17 +146,31 @@ def test_malformed_messages_get_decision_errors(gateway: Gateway) -> None:
     assert err.code == bot_pb2.DECISION_ERROR_CODE_UNKNOWN_REQUEST and err.request_id == 999
     raw.send(hello=bot_pb2.Hello(token="again"))
     assert raw.receive().decision_error.code == bot_pb2.DECISION_ERROR_CODE_MALFORMED
-    # a decision without an action for an open request: refused, the request stays open
+    # a decision without an action: refused with retry_allowed, and the retry is a NEW
+    # DecisionRequest (new request_id, attempt + 1), as bot.proto says
     router = gateway.router
     assert router is not None
     answer: queue.Queue[Any] = queue.Queue()
     threading.Thread(target=lambda: answer.put(router.decide("raw-bot", _request(), 5.0)), daemon=True).start()
     request = raw.receive().decision_request
+    assert request.attempt == 1
     raw.send(decision=bot_pb2.Decision(request_id=request.request_id))
     err = raw.receive().decision_error
     assert err.code == bot_pb2.DECISION_ERROR_CODE_MALFORMED and err.retry_allowed
-    raw.send(decision=bot_pb2.Decision(request_id=request.request_id, action_text="AS"))
+    assert err.request_id == request.request_id
+    retry = raw.receive().decision_request
+    assert retry.request_id != request.request_id and retry.attempt == 2
+    assert retry.legal_actions == request.legal_actions and 0 < retry.deadline_ms <= 5000
+    raw.send(decision=bot_pb2.Decision(request_id=retry.request_id, action_text=""))  # malformed again
+    err = raw.receive().decision_error
+    assert err.code == bot_pb2.DECISION_ERROR_CODE_MALFORMED and err.retry_allowed
+    third = raw.receive().decision_request
+    assert third.attempt == 3
+    raw.send(decision=bot_pb2.Decision(request_id=third.request_id, action_text="AS"))
     assert answer.get(timeout=5).action_text == "AS"
+    # the first id is closed: answering it now is refused, and changes nothing
+    raw.send(decision=bot_pb2.Decision(request_id=request.request_id, action_text="KS"))
+    assert raw.receive().WhichOneof("kind") == "decision_error"
     raw.close()
 
 
@@ -264,23 +278,31 @@ class Quitter(Bot):
         return request.legal_actions[0].id
 
 
-def test_bot_that_disconnects_mid_match_fails_fast(gateway: Gateway) -> None:
+def test_bot_that_disconnects_mid_match_fails_fast() -> None:
+    """A bot that leaves and does not come back fails at the end of the reconnection
+    grace period (here 0.5 s), not at the deadline; then it is not connected."""
+    gateway = Gateway(config=GatewayConfig(ping_interval=0.5, hello_timeout=2.0,
+                                           reconnect_grace=0.5)).start()
     _, token = gateway.registry.register("quitter")
     thread = _connect(gateway, Quitter(), "quitter", token, reconnect=False)
     try:
         start = time.monotonic()
         result = run_match(HighcardGame(), [gateway.agent("quitter"), RandomBotAgent()], seed=4,
                            deadline_ms=5000)
-        assert time.monotonic() - start < 3.0  # failed at once, not at the deadline
+        assert time.monotonic() - start < 3.0  # failed after the grace period, not at the deadline
         kinds = [f.kind for f in result.record.faults]
         assert kinds == ["crash"] + ["absent"] * (_asked(result.record, 0) - 2) and result.record.terminal
+        assert "did not reconnect within 0.5 s" in result.record.faults[0].reason
     finally:
         thread.stop()
-    agent = gateway.agent("quitter")
-    agent.start_match(MatchInfo(game="highcard", seat=0, match_id="x", deadline_ms=500))
-    state = HighcardGame().new_initial_state(seed=1)
-    with pytest.raises(AgentFailure, match="not connected"):
-        agent.act(state.observation(0), state.legal_actions())
+        gateway.stop(grace=0.5)
+    with Gateway() as gateway:
+        gateway.registry.register("quitter")
+        agent = gateway.agent("quitter")
+        agent.start_match(MatchInfo(game="highcard", seat=0, match_id="x", deadline_ms=500))
+        state = HighcardGame().new_initial_state(seed=1)
+        with pytest.raises(AgentFailure, match="not connected"):
+            agent.act(state.observation(0), state.legal_actions())
 
 
 def test_dead_bot_is_detected_by_keepalive(gateway: Gateway) -> None:

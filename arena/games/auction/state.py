@@ -99,6 +99,9 @@ class AuctionGame(Game):
     default_options = {"players": 4, "games": None}
     action_space_size = None
     zero_sum = False
+    max_retries = 0
+    """Section 11: an illegal bid counts as PASS, an illegal payment is replaced by
+    the fallback payment, at once (no retry)."""
 
     def _configure(self) -> None:
         n = self.options["players"]

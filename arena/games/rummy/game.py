@@ -97,6 +97,8 @@ class RummyGame(Game):
     }
     action_space_size = None
     zero_sum = False
+    max_retries = 0
+    """Rule decision 9 and section 12: a refused play counts as a pass, no retry."""
     conformance_options: ClassVar[Mapping[str, Any]] = {"deals": 2}
     """Two deals (dealer rotation, cumulative scores) keep the shared suite short."""
 

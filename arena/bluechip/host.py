@@ -101,6 +101,8 @@ class Connection:
         """Seated and past ``ready for teams``: boards may lease it."""
         self.totals = [0.0, 0.0]
         self.transcript: list[tuple[str, str]] = []
+        self.sent_at: list[float] = []
+        """``time.monotonic()`` of every line sent (``transcripts`` on)."""
         self._last_send = 0.0
         self._wake = asyncio.Event()
 
@@ -174,6 +176,8 @@ class Connection:
         except (ConnectionError, RuntimeError) as exc:
             raise Broken(f"cannot send: {exc}") from None
         self._last_send = time.monotonic()
+        if self.host.config.transcripts:
+            self.sent_at.append(self._last_send)
 
     def close(self, reason: str = "") -> None:
         """Close the connection (the slot is freed for a reconnection)."""

@@ -16,6 +16,7 @@ what that seat may see.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["Step", "position", "step_at", "action_at", "dealt_hand", "dummy_dealt_hand", "over_at"]
@@ -105,7 +106,7 @@ def forced_at(obs: Any, p: int, step: Step) -> bool:
     is what it holds now plus what it played from position ``p`` on.
     """
     if step.kind != "card":
-        return False
+        return _only_pass(obs.auction[:p], step.player, obs.dealer)
     calls = len(obs.auction)
     seen = obs.hand if step.player == obs.seat else obs.dummy_hand
     hand = list(seen)
@@ -124,3 +125,19 @@ def forced_at(obs: Any, p: int, step: Step) -> bool:
     suit = trick[0][1]
     follow = [c for c in hand if c[1] == suit]
     return len(follow or hand) == 1
+
+
+def _only_pass(calls: Sequence[str], seat: int, dealer: int) -> bool:
+    """Whether Pass is the only legal call for ``seat`` after ``calls`` (only after 7NT)."""
+    last, bidder, doubled = "", -1, 0
+    for k, call in enumerate(calls):
+        if call == "X":
+            doubled = 1
+        elif call == "XX":
+            doubled = 2
+        elif call != "P":
+            last, bidder, doubled = call, (dealer + k) % 4, 0
+    if last != "7N":
+        return False
+    opponents = (bidder - seat) % 2 == 1
+    return not ((doubled == 0 and opponents) or (doubled == 1 and not opponents))

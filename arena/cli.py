@@ -18,13 +18,15 @@ Commands
     the operators' AdminService (``proto/arena/admin/v1``), bridged to Celery workers
     through Redis when given a URL, and the web dashboard. Bots are authenticated
     against the store's ``bots`` table.
-``arena tournament run FILE.toml`` / ``submit FILE.toml`` / ``status ID``
+``arena tournament run FILE.toml`` / ``submit FILE.toml`` / ``status ID`` / ``retry ID``
     A tournament from a TOML file: embedded (local processes, SQLite) or submitted
-    to Celery workers on Redis; ``status`` follows its progress live.
+    to Celery workers on Redis; ``status`` shows every match's state (``--follow``,
+    ``--json``); ``retry`` re-opens failed matches.
 ``arena standings ID`` / ``arena export ID [--format jsonl|pbn]``
     Standings from the stored records; the records as JSON Lines or PBN.
-``arena worker``
-    A Celery worker (``celery -A workers.celery worker`` with the arena settings).
+``arena worker`` / ``arena conductor``
+    A Celery worker (``celery -A workers.celery worker`` with the arena settings) with
+    a conductor loop beside it; the conductor alone.
 ``arena cluster up|status|down``
     Redis, the gateway and two Celery workers on this machine, without containers.
 ``arena bots register NAME`` / ``arena bots list`` / ``arena bots revoke NAME``
@@ -39,7 +41,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import IO, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -102,6 +104,10 @@ def play_cmd(
     from arena.records import record as rec
 
     count = boards if boards is not None else games if games is not None else 10
+    if count < 1:
+        _play_error(f"--games/--boards must be at least 1, got {count}")
+    if jobs < 1:
+        _play_error(f"--jobs must be at least 1, got {jobs}")
     opts = _parse_options(option)
     if players is not None:
         opts["players"] = players
@@ -112,12 +118,18 @@ def play_cmd(
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) < 2:
+        _play_error(f"--bots needs at least two bots (one per entrant), got {bots!r}; "
+                    f"e.g. --bots heuristic,random")
+    if game.name == "bridge" and len(names) != 2:
+        _play_error(f"bridge is a match of two teams: --bots takes two bots, got {len(names)} ({bots})")
     if pbn is not None and game_name != "bridge":
         raise typer.BadParameter("--pbn is for bridge only")
     show = details if details is not None else count <= 20
-    keep = bool(records or pbn or (show and jobs <= 1))
+    keep = bool(records or pbn or show)
     lines: list[str] = []
-    record_file = records.open("w", encoding="utf-8") if records else None
+    record_file = _open_output(records, "--records")
+    pbn_file = _open_output(pbn, "--pbn")
 
     def on_deal(res: DealResult) -> None:
         for m in res.matches:
@@ -134,17 +146,20 @@ def play_cmd(
             result = compare_bots(game, names, deals=count, seed=seed, jobs=jobs, tag=f"play-{seed}",
                                   deadline_ms=deadline_ms, keep_matches=keep, progress=on_deal)
         except ValueError as exc:
+            if pbn_file:
+                pbn_file.close()
             raise typer.BadParameter(str(exc)) from None
         finally:
             if record_file:
                 record_file.close()
-    if pbn is not None:
-        from arena.records import pbn as pbn_format
+    if pbn_file is not None:
+        from arena.records.pbn import dump_records
 
-        states = [m.state for r in result.results for m in r.matches if m.state is not None]
-        pbn.write_text(pbn_format.dumps(states), encoding="utf-8")
+        with pbn_file:
+            dump_records([m.record for r in result.results for m in r.matches], pbn_file,
+                         Event=f"arena play {game.ruleset}", Site="arena")
     if as_json:
-        console.print_json(json.dumps(result.to_dict()))
+        print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
         return
     for line in lines:
         console.print(line, highlight=False)
@@ -154,6 +169,31 @@ def play_cmd(
                 if m.state is not None:
                     _print_sheet(game, m)
     _print_summary(game, result)
+
+
+def _play_error(message: str) -> NoReturn:
+    """A user error of ``arena play``: one line on stderr, exit status 2."""
+    err.print(f"arena play: error: {message}", highlight=False, markup=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _open_output(path: Optional[Path], option: str) -> Optional[IO[str]]:
+    """``path`` opened for writing before anything is played (``None`` for no path)."""
+    if path is None:
+        return None
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as exc:
+        _play_error(f"{option} {path}: cannot write: {exc.strerror or exc}")
+
+
+def _iv(x: Any, digits: int = 2) -> str:
+    """``mean +/- half-width``, ``n/a`` where undefined (one deal has no interval)."""
+    import math
+
+    mean = "n/a" if not math.isfinite(x.mean) else f"{x.mean:.{digits}f}"
+    half = x.half_width
+    return mean if not math.isfinite(half) else f"{mean} +/- {half:.{digits}f}"
 
 
 def _deal_line(game: Any, res: Any) -> str:
@@ -182,8 +222,7 @@ def _print_summary(game: Any, result: Any) -> None:
     table = Table("entrant", "units", "mean score / match", "win rate", "fair share",
                   title=f"{result.ruleset}: {result.deals} deals x {result.rotations} rotations")
     for e in result.entrants:
-        table.add_row(e.name, str(e.units), f"{e.score.mean:.2f} +/- {e.score.half_width:.2f}",
-                      f"{e.win_rate.mean:.3f} +/- {e.win_rate.half_width:.3f}", f"{e.expected_win_rate:.3f}")
+        table.add_row(e.name, str(e.units), _iv(e.score), _iv(e.win_rate, 3), f"{e.expected_win_rate:.3f}")
     console.print(table)
     if result.margin is not None:
         a, b = result.entrants[0].name, result.entrants[1].name
@@ -234,33 +273,41 @@ def ratings_cmd(
                                        help="Match records (JSON Lines); repeatable."),
     system: str = typer.Option("elo", "--system", help="Online rater: elo, glicko2 or openskill."),
     fmt: str = typer.Option("table", "--format", "-f", help="table, csv or json."),
+    by_entrant: bool = typer.Option(False, "--by-entrant",
+                                    help="Rate every entrant on its own (default: entrants that are "
+                                         "the same bot are one player)."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw the rating history to a PNG file."),
 ) -> None:
-    """Ratings of the bots in match records: online rating, batch fit with 95% intervals."""
+    """Ratings of the bots in match records: the batch fit with 95% intervals and LOS,
+    the online rater in its own column."""
+    from arena.core.errors import DecodeError
     from arena.ratings.errors import RatingError
     from arena.ratings.records import rate_records
-    from arena.ratings.report import format_table, ratings_table, to_csv, to_json
+    from arena.ratings.report import (format_report, report_csv, report_json, report_rows,
+                                      report_title)
     from arena.records.record import read_records
 
     if fmt not in ("table", "csv", "json"):
         raise typer.BadParameter("--format must be table, csv or json")
     loaded: list[Any] = []
     for path in records:
+        bad: list[DecodeError] = []
         with path.open(encoding="utf-8") as fp:
-            loaded.extend(read_records(fp, errors=[]))
+            loaded.extend(read_records(fp, errors=bad))
+        for e in bad:
+            err.print(f"{path}:{e.lineno}: skipped an unreadable record: {e.reason}", highlight=False,
+                      markup=False, soft_wrap=True)
     try:
-        rated = rate_records(loaded, system=system, game=game_name)
+        rated = rate_records(loaded, system=system, game=game_name, by_bot=not by_entrant)
     except (ValueError, RatingError) as exc:
         raise typer.BadParameter(str(exc)) from None
     if not rated:
         raise typer.BadParameter(f"no finished {game_name} matches in the records")
-    outputs = []
+    outputs: dict[str, dict[str, Any]] = {}
     for ruleset, r in rated.items():
         rater = r.rater
-        for note in r.notes:
-            err.print(f"{ruleset}: {note}")
-        rows = ratings_table(rater, ruleset, fit=r.fit)
-        outputs.append((ruleset, rows))
+        outputs[ruleset] = {"rows": report_rows(rater, ruleset, fit=r.fit), "matches": r.records,
+                            "notes": list(r.notes)}
         if plot is not None:
             from arena.ratings.plot import plot_history
 
@@ -268,14 +315,19 @@ def ratings_cmd(
                 f"{plot.stem}-{ruleset.replace('@', '-')}{plot.suffix}")
             plot_history(rater.history(ruleset), target, title=f"{ruleset} ({system})")
     if fmt == "json":
-        print(json.dumps({ruleset: json.loads(to_json(rows)) for ruleset, rows in outputs}, indent=2))
+        print(report_json(outputs, system=system))
     elif fmt == "csv":
-        for ruleset, rows in outputs:
-            print(to_csv(rows), end="")
+        for i, (ruleset, out) in enumerate(outputs.items()):
+            for note in out["notes"]:
+                err.print(f"{ruleset}: {note}", highlight=False, markup=False)
+            print(report_csv(out["rows"], ruleset=ruleset, header=i == 0), end="")
     else:
-        for ruleset, rows in outputs:
-            console.print(f"[bold]{ruleset}[/bold] ({system}; +/- from the batch fit, 95%)")
-            console.print(format_table(rows), highlight=False)
+        for ruleset, out in outputs.items():
+            fitted = rated[ruleset].fit is not None
+            print(report_title(ruleset, system, matches=out["matches"], fitted=fitted))
+            for note in out["notes"]:
+                print(f"  note: {note}")
+            print(format_report(out["rows"], system))
 
 
 DB_REMOVED = ("--db {db}: the separate bot file is gone; bots now live in the store with the "
@@ -337,7 +389,7 @@ def serve_cmd(
           config=GatewayConfig(redis_url=redis_url, tournament_jobs=jobs, event_loop=event_loop))
 
 
-tournament_app = typer.Typer(no_args_is_help=True, help="Run, submit and follow tournaments.")
+tournament_app = typer.Typer(no_args_is_help=True, help="Run, submit, follow and retry tournaments.")
 app.add_typer(tournament_app, name="tournament")
 STORE_OPTION = typer.Option("sqlite:///arena.db", "--store", envvar="ARENA_STORE_URL",
                             help="Store URL (SQLite file by default; PostgreSQL by URL).")
@@ -349,6 +401,48 @@ def _config_error(exc: Exception) -> typer.BadParameter:
     return typer.BadParameter(str(exc))
 
 
+def _open_store(url: str) -> Any:
+    from arena.tournaments.executors import open_store
+
+    return open_store(url)
+
+
+def _progress_bar() -> Progress:
+    from rich.progress import TimeElapsedColumn
+
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False)
+
+
+def _print_standings(st: Any) -> None:
+    rows = st.table()
+    table = Table(title=st.title)
+    for i, label in enumerate(rows[0]):
+        table.add_column(label, justify="left" if i == 0 else "right")
+    for row in rows[1:]:
+        table.add_row(*row)
+    console.print(table)
+    console.print(f"{st.recorded}/{st.expected} matches recorded; tie-breaks: {st.tie_breaks}",
+                  highlight=False)
+    missing = st.details.get("missing") or []
+    if missing:
+        console.print(f"[yellow]{len(missing)} matches have no record[/]:")
+        for m in missing[:10]:
+            console.print(f"  {m['match_id']} ({m['status']}): {m['reason']}", highlight=False)
+        if len(missing) > 10:
+            console.print(f"  ... and {len(missing) - 10} more (arena tournament status ID)")
+
+
+def _print_ratings(rated: dict[str, Any]) -> None:
+    from arena.ratings.report import format_table, ratings_table
+
+    for ruleset, r in rated.items():
+        for note in r.notes:
+            err.print(f"{ruleset}: {note}")
+        console.print(f"ratings {ruleset} (Elo; +/- 95% from the batch fit)")
+        console.print(format_table(ratings_table(r.rater, ruleset, fit=r.fit)), highlight=False)
+
+
 @tournament_app.command("run")
 def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_okay=False,
                                                       help="Tournament TOML files."),
@@ -358,78 +452,199 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
                    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Local worker processes.")
                    ) -> None:
     """Play tournaments embedded (no services), then print standings and ratings; rerun to resume."""
-    from arena.ratings import fit_bradley_terry, make_rater
+    import signal
+
     from arena.ratings.errors import RatingError
-    from arena.ratings.records import results_from_records
-    from arena.ratings.report import format_table, ratings_table
-    from arena.tournaments import commands
+    from arena.tournaments import service
     from arena.tournaments.config import example_paths
-    from arena.tournaments.executors import open_store
 
     paths = list(files or []) + (example_paths() if examples else [])
     if not paths:
         raise typer.BadParameter("give tournament files, or --examples")
-    for path in paths:
-        console.rule(f"[bold]{path.name}")
-        try:
-            result = commands.run(path, store, jobs, console=console)
-        except ValueError as exc:
-            raise _config_error(exc) from None
-        if result is None:  # stopped: the rest waits for the next run
-            raise typer.Exit(130)
-        db = open_store(store)
-        game = commands.stored_config(db, result.tournament_id).game
-        results = results_from_records(db.records(result.tournament_id), game=game)
-        rater = make_rater("elo")
-        rater.record_all(results)
-        for ruleset in rater.rulesets():
+
+    def on_term(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, on_term)  # SIGTERM stops a run like Ctrl-C
+    try:
+        db = _open_store(store)
+        for path in paths:
+            console.rule(f"[bold]{path.name}")
             try:
-                fit = fit_bradley_terry([r for r in results if r.ruleset == ruleset])
-            except RatingError:
-                fit = None
-            console.print(f"ratings {ruleset} (Elo; +/- 95% from the batch fit)")
-            console.print(format_table(ratings_table(rater, ruleset, fit=fit)), highlight=False)
+                config, _ = service.register(path, db)
+            except ValueError as exc:
+                raise _config_error(exc) from None
+            try:
+                with _progress_bar() as bar:
+                    task = bar.add_task(config.id, total=None)
+
+                    def update(done: int, total: int) -> None:
+                        bar.update(task, completed=done, total=total)
+
+                    result = service.run_embedded(store, config.id, jobs, progress=update)
+            except KeyboardInterrupt:
+                done, total = db.progress(config.id)
+                console.print(f"[yellow]stopped[/]: {done}/{total} matches recorded; run the same "
+                              "command again to resume")
+                raise typer.Exit(130) from None
+            except ValueError as exc:
+                raise _config_error(exc) from None
+            for note in result.notes:
+                console.print(f"{note}: the tournament stopped after {result.done}/{result.total} matches")
+            for error in result.errors[:10]:
+                console.print(f"[red]match failed[/]: {error}", highlight=False)
+            _print_standings(service.standings(db, config.id))
+            try:
+                _print_ratings(service.ratings(db, config.id))
+            except (RatingError, ValueError) as exc:
+                err.print(f"no ratings: {exc}")
+    finally:
+        signal.signal(signal.SIGTERM, old)
     console.print(f"results are kept in {store}", highlight=False)
+
+
+def _dispatcher(redis_url: str, store: str) -> Any:
+    from workers.celery import make_app
+    from workers.dispatch import CeleryDispatcher
+
+    return CeleryDispatcher(make_app(redis_url, store), store_url=store)
 
 
 @tournament_app.command("submit")
 def tournament_submit(file: Path = typer.Argument(..., exists=True, dir_okay=False),
-                      store: str = STORE_OPTION, redis_url: str = REDIS_OPTION,
-                      batch_size: Optional[int] = typer.Option(None, "--batch-size",
-                                                               help="Matches per Celery task.")) -> None:
-    """Store a tournament and send its pending matches to the Celery workers."""
-    from arena.tournaments import commands
+                      store: str = STORE_OPTION, redis_url: str = REDIS_OPTION) -> None:
+    """Store a tournament and offer its matches to the Celery workers (their
+    conductors carry it to the end; see ``arena worker``)."""
+    from arena.tournaments import service
 
+    db = _open_store(store)
     try:
-        commands.submit(file, store, redis_url, batch_size=batch_size, console=console)
+        config, _ = service.register(file, db)
     except ValueError as exc:
         raise _config_error(exc) from None
+    try:
+        offered = service.submit(db, config.id, _dispatcher(redis_url, store))
+    except Exception as exc:  # noqa: BLE001 - kombu/redis errors: the broker is not reachable
+        raise typer.BadParameter(f"cannot reach the workers' Redis at {redis_url}: "
+                                 f"{type(exc).__name__}: {exc}; the tournament is stored, submit "
+                                 "again to retry") from None
+    done, total = db.progress(config.id)
+    console.print(f"tournament [bold]{config.id}[/]: {offered} work offers sent ({done}/{total} "
+                  f"recorded); follow with `arena tournament status {config.id}`")
+
+
+def _status_lines(st: Any) -> list[str]:
+    c = st.counts
+    lines = [f"{st.tournament_id} ({st.game}, {st.status}, round {st.round}): {st.done}/{st.total} "
+             f"recorded; pending {c['pending']}, leased {c['leased']}, done {c['done']}, "
+             f"failed {c['failed']}" + (f" ({st.waiting} waiting to retry)" if st.waiting else "")]
+    for lease in st.leased[:10]:
+        lines.append(f"  leased {lease['match_id']} by {lease['owner']}, {lease['age_s']} s ago, "
+                     f"expires in {lease['expires_in_s']} s (attempt {lease['attempts']})")
+    if len(st.leased) > 10:
+        lines.append(f"  ... {len(st.leased) - 10} more leased")
+    for f in st.failed[:10]:
+        final = "no attempts left" if f["final"] else "will be retried"
+        lines.append(f"  failed {f['match_id']} after {f['attempts']} attempts ({final}): {f['error']}")
+    if len(st.failed) > 10:
+        lines.append(f"  ... {len(st.failed) - 10} more failed")
+    return lines
 
 
 @tournament_app.command("status")
 def tournament_status(tournament_id: str, store: str = STORE_OPTION,
-                      follow: bool = typer.Option(True, "--follow/--no-follow",
-                                                  help="Follow live until complete."),
-                      timeout: Optional[float] = typer.Option(None, "--timeout")) -> None:
-    """Recorded and total matches of a tournament, live."""
-    from arena.tournaments import commands
+                      follow: bool = typer.Option(False, "--follow/--no-follow", "-f",
+                                                  help="Follow live until the tournament finishes."),
+                      json_out: bool = typer.Option(False, "--json", help="One JSON object (with --follow: "
+                                                    "one per line as it changes)."),
+                      stale: float = typer.Option(60.0, "--stale", help="With --follow: say so when nothing "
+                                                  "has moved for this many seconds."),
+                      timeout: Optional[float] = typer.Option(None, "--timeout",
+                                                              help="With --follow: stop after this many seconds."),
+                      interval: float = typer.Option(1.0, "--interval", help="Seconds between two looks.")
+                      ) -> None:
+    """The state of every match of a tournament (pending, leased with owner and age,
+    done, failed with reason); ``--follow`` ends when the tournament finishes."""
+    import time
 
+    from arena.store import TournamentNotFoundError
+    from arena.tournaments import service
+
+    db = _open_store(store)
     try:
-        done, total = commands.status(tournament_id, store, follow=follow, timeout=timeout, console=console)
-    except KeyError as exc:
-        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from exc
-    console.print(f"{tournament_id}: {done}/{total} matches recorded", highlight=False)
+        st = service.status(db, tournament_id)
+    except TournamentNotFoundError:
+        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from None
+
+    def show(st: Any) -> None:
+        if json_out:
+            print(json.dumps(st.to_dict()), flush=True)
+        else:
+            for line in _status_lines(st):
+                console.print(line, highlight=False)
+
+    show(st)
+    if not follow:
+        return
+    end = None if timeout is None else time.monotonic() + timeout
+    last, moved, warned = (st.done, st.counts, st.status), time.monotonic(), False
+    try:
+        while not st.finished and (end is None or time.monotonic() < end):
+            time.sleep(interval)
+            st = service.status(db, tournament_id)
+            now_key = (st.done, st.counts, st.status)
+            if now_key != last:
+                last, moved, warned = now_key, time.monotonic(), False
+                show(st)
+            elif not warned and time.monotonic() - moved > stale:
+                warned = True
+                msg = (f"nothing has moved for {stale:.0f} s: are workers running with a conductor "
+                       f"(arena worker) on this store? leased matches expire by themselves")
+                if json_out:
+                    print(json.dumps({"schema_version": service.SCHEMA_VERSION, "tournament_id":
+                                      tournament_id, "stale_seconds": stale, "note": msg}), flush=True)
+                else:
+                    console.print(f"[yellow]{msg}[/]", highlight=False)
+    except KeyboardInterrupt:
+        return
+    if st.finished and not json_out:
+        console.print(f"{tournament_id} finished: {st.status}", highlight=False)
+
+
+@tournament_app.command("retry")
+def tournament_retry(tournament_id: str, store: str = STORE_OPTION,
+                     redis_url: Optional[str] = typer.Option(None, "--redis-url", envvar="ARENA_REDIS_URL",
+                                                             help="Also offer the work to the Celery workers.")
+                     ) -> None:
+    """Re-open a tournament's failed matches by hand (their attempts start again)."""
+    from arena.store import TournamentNotFoundError
+    from arena.tournaments import service
+
+    db = _open_store(store)
+    try:
+        n = service.retry(db, tournament_id)
+    except TournamentNotFoundError:
+        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from None
+    console.print(f"{tournament_id}: {n} failed matches re-opened", highlight=False)
+    if n and redis_url:
+        service.submit(db, tournament_id, _dispatcher(redis_url, store))
 
 
 @app.command("standings")
-def standings_cmd(tournament_id: str, store: str = STORE_OPTION) -> None:
+def standings_cmd(tournament_id: str, store: str = STORE_OPTION,
+                  json_out: bool = typer.Option(False, "--json", help="JSON instead of a table.")) -> None:
     """Standings of a tournament, computed from its stored records."""
-    from arena.tournaments import commands
+    from arena.store import TournamentNotFoundError
+    from arena.tournaments import service
 
     try:
-        commands.standings(tournament_id, store, console=console)
-    except KeyError as exc:
-        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from exc
+        st = service.standings(_open_store(store), tournament_id)
+    except TournamentNotFoundError:
+        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from None
+    if json_out:
+        print(json.dumps(dict(st.to_dict(), schema_version=service.SCHEMA_VERSION)))
+    else:
+        _print_standings(st)
 
 
 @app.command("export")
@@ -437,12 +652,20 @@ def export_cmd(tournament_id: str, store: str = STORE_OPTION,
                out: str = typer.Option("-", "--out", "-o", help="File to write; - for stdout."),
                fmt: str = typer.Option("jsonl", "--format", "-f", help="jsonl or pbn (bridge).")) -> None:
     """A tournament's records as JSON Lines, or its boards as PBN."""
-    from arena.tournaments import commands
+    import sys
 
+    from arena.store import TournamentNotFoundError
+    from arena.tournaments import service
+
+    db = _open_store(store)
     try:
-        n = commands.export(tournament_id, store, out, fmt)
-    except KeyError as exc:
-        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from exc
+        if out == "-":
+            n = service.export(db, tournament_id, sys.stdout, fmt)
+        else:
+            with open(out, "w", encoding="utf-8") as fp:
+                n = service.export(db, tournament_id, fp, fmt)
+    except TournamentNotFoundError:
+        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from None
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     if out != "-":
@@ -454,12 +677,40 @@ def worker_cmd(ctx: typer.Context,
                concurrency: Optional[int] = typer.Option(None, "--concurrency", "-c",
                                                          help="Prefork processes (default: cores)."),
                loglevel: str = typer.Option("info", "--loglevel", "-l"),
-               redis_url: str = REDIS_OPTION, store: str = STORE_OPTION) -> None:
-    """A Celery worker for tournaments; extra arguments go to ``celery worker``."""
-    from arena.tournaments import commands
+               redis_url: str = REDIS_OPTION, store: str = STORE_OPTION,
+               conductor: bool = typer.Option(True, "--conductor/--no-conductor",
+                                              help="Run a conductor loop beside the worker.")) -> None:
+    """A Celery worker for tournaments, with a conductor loop; extra arguments go to
+    ``celery worker``. SIGTERM/SIGINT stop both, and nothing is left behind."""
+    from workers.run import run_worker
 
-    raise typer.Exit(commands.worker(concurrency, loglevel, redis_url=redis_url, store_url=store,
-                                     extra=list(ctx.args)))
+    raise typer.Exit(run_worker(concurrency, loglevel, redis_url=redis_url, store_url=store,
+                                conductor=conductor, extra=list(ctx.args)))
+
+
+@app.command("conductor")
+def conductor_cmd(store: str = STORE_OPTION, redis_url: str = REDIS_OPTION,
+                  once: bool = typer.Option(False, "--once", help="One pass, then exit."),
+                  json_out: bool = typer.Option(False, "--json", help="With --once: the pass as JSON.")) -> None:
+    """The conductor alone: re-offers expired leases, retries failed matches, adds
+    rounds and finishes tournaments (``arena worker`` runs one already)."""
+    from dataclasses import asdict
+
+    from arena.tournaments.conductor import Conductor
+
+    conductor = Conductor(_open_store(store), _dispatcher(redis_url, store))
+    if once:
+        reports = conductor.reconcile()
+        if json_out:
+            print(json.dumps({"schema_version": 1, "tournaments": [asdict(r) for r in reports]}))
+        else:
+            for r in reports:
+                console.print(str(r), highlight=False)
+        return
+    try:
+        conductor.run_forever()
+    except KeyboardInterrupt:
+        pass
 
 
 @app.command("cluster", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},

@@ -1,24 +1,27 @@
 """Thin, idempotent tasks over arena services (CONVENTIONS rule 12).
 
-* ``arena.tournament.play_batch(tournament_id, match_ids)``: plays the listed
-  matches that are still pending in the store and records each one exactly once
-  (the store writes a record once per match id; matches already recorded, e.g. by
-  an earlier delivery of the same batch, are skipped). Never raises for a match:
-  a failing match is reported in the result and marked ``failed`` in the store.
-  Claims are advisory: a batch delivered again after its worker died takes over
-  the matches the dead worker had claimed.
-* ``arena.tournament.finalize(results, tournament_id)``: the chord callback. It
-  reads the tournament's progress from the store: complete -> status ``done``;
-  else the matches still pending or running (lost with a batch) are submitted
-  again as a new chord, at most ``MAX_ROUNDS`` times. It never waits on another task.
+``arena.tournament.work(tournament_id)`` is an *offer* of work, sent by a
+conductor (:mod:`arena.tournaments.conductor`, through
+:class:`workers.dispatch.CeleryDispatcher`). It carries no match ids: it leases the
+tournament's playable matches from the store one at a time (owner
+``celery:<host>:<pid>``), renews its leases by heartbeat while it plays, and
+records each match exactly once, until nothing is left to lease or
+:data:`TARGET_WORK_SECONDS` have passed. A match that raises is marked ``failed``
+(the conductor retries it with backoff, up to its attempts). Store errors are
+retried with backoff; a record that still cannot be written after two lease
+lengths leaves its lease to expire, and the match is offered again (it replays
+identically from its seed). When it stops, the task runs one conductor pass for
+its tournament, so the tournament finishes as soon as its last match is recorded.
 
-Both are ``acks_late`` with ``reject_on_worker_lost``: a batch whose worker died
-is delivered again.
+A gauntlet with ``[gauntlet.sprt]`` stops by itself: the task leases nothing more
+once the SPRT on the recorded results has decided, and the conductor finalizes
+the tournament ``stopped``.
 
-A gauntlet with ``[gauntlet.sprt]`` stops by itself: a batch plays nothing once
-the SPRT on the recorded results has decided (checked when the batch starts and
-after each match), and finalize then marks the tournament ``stopped`` instead of
-resubmitting what is pending.
+The task is ``acks_late`` with ``reject_on_worker_lost`` and ignores its result
+(nothing reads the result backend). An offer lost in the broker (a Redis restart
+without persistence) or never acknowledged (a worker killed outright) costs
+nothing: the leases of a dead worker expire, and the conductor offers again
+whatever is playable.
 """
 
 from __future__ import annotations
@@ -26,19 +29,20 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import socket
 import threading
 import time
 from typing import Any
 
 from celery import shared_task
 
-__all__ = ["play_batch", "finalize", "get_store", "warm_up", "MAX_ROUNDS"]
+__all__ = ["work", "get_store", "warm_up", "TARGET_WORK_SECONDS"]
 
 log = logging.getLogger("arena.workers")
 
-MAX_ROUNDS = 3
-"""How many times finalize resubmits pending matches before giving up."""
+TARGET_WORK_SECONDS = 20.0
+"""How long one offer plays at most before it returns (another offer goes on):
+long enough that Celery's own cost per offer is negligible, short enough to spread
+a tournament over the workers and keep the broker's redelivery out of the way."""
 
 _stores: dict[tuple[int, str], Any] = {}
 _lock = threading.Lock()
@@ -72,7 +76,7 @@ def warm_up(store_url: str | None) -> None:
     from arena.bots import list_bots, make_bot
     from arena.remote import agent, convert, redis_router  # noqa: F401 - the remote route
     from arena.games import get_game, list_games
-    from arena.tournaments import commands, history, runner  # noqa: F401 - SPRT check, finalize
+    from arena.tournaments import conductor, history, rounds, runner  # noqa: F401 - SPRT, finalize
     from arena.ratings import records  # noqa: F401 - numpy/scipy, for the rating history at finalize
 
     for name in list_games():
@@ -96,88 +100,62 @@ def warm_up(store_url: str | None) -> None:
     gc.freeze()
 
 
-def _sprt_decided(store: Any, tournament_id: str) -> Any:
-    """A callable telling whether the tournament's SPRT has decided (``None`` if it has none)."""
-    from arena.tournaments.commands import sprt_stopper, stored_config
-
-    try:
-        config = stored_config(store, tournament_id)
-    except Exception:  # noqa: BLE001 - a tournament stored without its file has no SPRT
-        return None
-    return sprt_stopper(config, store)
-
-
 def _store_url(task: Any, store_url: str | None) -> str:
     return store_url or str(task.app.conf.get("arena_store_url") or "sqlite:///arena.db")
 
 
-@shared_task(name="arena.tournament.play_batch", bind=True, acks_late=True,
-             reject_on_worker_lost=True, ignore_result=False)
-def play_batch(self: Any, tournament_id: str, match_ids: list[str],
-               store_url: str | None = None) -> dict[str, Any]:
-    """Play the pending ones of ``match_ids``; see the module docstring."""
+def _settings() -> Any:
+    from arena.tournaments.conductor import ConductorSettings
+
+    return ConductorSettings.from_env()
+
+
+@shared_task(name="arena.tournament.work", bind=True, acks_late=True,
+             reject_on_worker_lost=True, ignore_result=True)
+def work(self: Any, tournament_id: str, store_url: str | None = None,
+         max_seconds: float = TARGET_WORK_SECONDS) -> dict[str, Any]:
+    """Lease and play ``tournament_id``'s matches; see the module docstring."""
+    from arena.tournaments.conductor import Conductor, Heartbeat, owner_id, with_store_retries
+    from arena.tournaments.conductor import early_stop
     from arena.tournaments.runner import play_spec
-
-    store = get_store(_store_url(self, store_url))
-    worker = f"{socket.gethostname()}:{os.getpid()}"
-    recorded, skipped, errors = 0, 0, []
-    start = time.perf_counter()
-    sprt = _sprt_decided(store, tournament_id)
-    for match_id in match_ids:
-        if sprt is not None and sprt():
-            skipped += 1
-            continue
-        # claim(timeout=0) is refused only for a match already done (or failed); it
-        # takes over a match claimed by a worker that died with this batch's first
-        # delivery. Claims are advisory: the record is written once anyway.
-        try:
-            if not store.claim(match_id, worker, timeout=0):
-                skipped += 1
-                continue
-            record = play_spec(store.spec(match_id))
-            if store.record_result(record):
-                recorded += 1
-        except Exception as exc:  # noqa: BLE001 - reported; the match is marked failed
-            log.exception("match %s failed", match_id)
-            errors.append(f"{match_id}: {type(exc).__name__}: {exc}")
-            try:
-                store.mark_failed(match_id, worker, errors[-1])
-            except Exception:  # noqa: BLE001
-                pass
-    return {"tournament_id": tournament_id, "requested": len(match_ids),
-            "skipped": skipped, "recorded": recorded, "errors": errors,
-            "seconds": round(time.perf_counter() - start, 3), "worker": worker}
-
-
-@shared_task(name="arena.tournament.finalize", bind=True, acks_late=True,
-             reject_on_worker_lost=True, ignore_result=False)
-def finalize(self: Any, results: Any, tournament_id: str, store_url: str | None = None,
-             round: int = 0, batch_size: int | None = None) -> dict[str, Any]:
-    """Chord callback; see the module docstring."""
-    from arena.tournaments.history import refresh_after
+    from workers.dispatch import CeleryDispatcher
 
     url = _store_url(self, store_url)
+    settings = _settings()
     store = get_store(url)
-    done, total = store.progress(tournament_id)
-    errors = [e for r in (results or []) if isinstance(r, dict) for e in r.get("errors", [])]
-    summary: dict[str, Any] = {"tournament_id": tournament_id, "done": done, "total": total,
-                               "round": round, "errors": errors[:20], "resubmitted": 0}
-    sprt = _sprt_decided(store, tournament_id)
-    if done >= total:
-        store.set_tournament_status(tournament_id, "done")
-        refresh_after(store, tournament_id)
-    elif sprt is not None and sprt():
-        store.set_tournament_status(tournament_id, "stopped")
-        summary["sprt"] = sprt.decision
-        refresh_after(store, tournament_id)
-    elif round < MAX_ROUNDS:
-        from arena.tournaments.executors import submit_chord
-
-        # every header task has returned, so a match still "running" lost its worker
-        pending = [st.match_id for st in store.spec_states(tournament_id)
-                   if st.status in ("pending", "running")]
-        if pending:
-            submit_chord(self.app, tournament_id, pending, store_url=url, batch_size=batch_size,
-                         round=round + 1)
-            summary["resubmitted"] = len(pending)
-    return summary
+    owner = owner_id("celery")
+    recorded, failed, errors = 0, 0, []
+    start = time.monotonic()
+    stop = early_stop(store, tournament_id)
+    retry = settings.lease_seconds
+    with Heartbeat(store, owner, settings):
+        while time.monotonic() - start < max_seconds:
+            if stop is not None and stop():
+                break
+            specs = with_store_retries(lambda: store.lease_next(tournament_id, owner,
+                                                                 settings.lease_seconds),
+                                       seconds=retry, what="lease")
+            if not specs:
+                break
+            spec = specs[0]
+            try:
+                record = play_spec(spec)
+            except Exception as exc:  # noqa: BLE001 - recorded as the match's failure
+                log.exception("match %s failed", spec.match_id)
+                errors.append(f"{spec.match_id}: {type(exc).__name__}: {exc}")
+                failed += 1
+                with_store_retries(lambda: store.mark_failed(spec.match_id, owner, errors[-1]),
+                                   seconds=retry, what="mark failed")
+                continue
+            # a store outage is waited out for up to two leases; after that the
+            # lease expires and the match is offered again (and replays identically)
+            if with_store_retries(lambda: store.record_result(record), seconds=2 * retry,
+                                  what=f"record {spec.match_id}"):
+                recorded += 1
+    # the tournament may be complete now: finish it at once instead of at the next pass
+    try:
+        Conductor(store, CeleryDispatcher(self.app, store_url=url), settings).reconcile(tournament_id)
+    except Exception as exc:  # noqa: BLE001 - the conductor loops pass again
+        log.warning("conductor pass after work on %s failed: %s", tournament_id, exc)
+    return {"tournament_id": tournament_id, "recorded": recorded, "failed": failed,
+            "errors": errors[:20], "seconds": round(time.monotonic() - start, 3), "worker": owner}

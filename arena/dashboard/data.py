@@ -50,7 +50,7 @@ def display_status(done: int, total: int, counts: dict[str, int]) -> str:
         return "empty"
     if done >= total:
         return "done"
-    if counts.get("running", 0):
+    if counts.get("leased", 0):
         return "running"
     if counts.get("failed", 0) and not counts.get("pending", 0):
         return "failed"

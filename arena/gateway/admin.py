@@ -122,7 +122,8 @@ def tournament_status(stored: str, done: int, total: int, counts: dict[str, int]
     """The ``TournamentStatus`` of a tournament from the store's view of it.
 
     :param stored: the tournament's stored status (``pending``, ``running``,
-        ``done``, ``stopped``).
+        ``done``, ``stopped``); ``done`` is final even with failed matches (they are
+        listed in the errors).
     :param counts: specs per status (:meth:`arena.store.Store.status_counts`).
     :param running_here: this gateway is playing it now (embedded).
     :param run_failed: this gateway's embedded run of it ended with errors.
@@ -136,13 +137,13 @@ def tournament_status(stored: str, done: int, total: int, counts: dict[str, int]
     >>> tournament_status("pending", 0, 8, {"pending": 8}) == admin_pb2.TOURNAMENT_STATUS_PENDING
     True
     """
-    if total and done >= total:
-        return admin_pb2.TOURNAMENT_STATUS_DONE
+    if stored == "done" or (total and done >= total):
+        return admin_pb2.TOURNAMENT_STATUS_DONE  # failed matches, if any, are listed in errors
     if running_here:
         return admin_pb2.TOURNAMENT_STATUS_RUNNING
     if stored == "stopped":
         return admin_pb2.TOURNAMENT_STATUS_STOPPED
-    if counts.get("running", 0):
+    if counts.get("leased", 0):
         return admin_pb2.TOURNAMENT_STATUS_RUNNING
     if run_failed or (counts.get("failed", 0) and not counts.get("pending", 0)):
         return admin_pb2.TOURNAMENT_STATUS_FAILED
@@ -267,7 +268,7 @@ class _Tournaments:
     def create(self, text: str, execution: admin_pb2.Execution) -> admin_pb2.CreateTournamentResponse:
         from arena.store import SpecConflictError
         from arena.tournaments.config import ConfigError, parse_config
-        from arena.tournaments.formats import expand
+        from arena.tournaments.rounds import make_format
 
         if execution not in (admin_pb2.EXECUTION_UNSPECIFIED, admin_pb2.EXECUTION_EMBEDDED,
                              admin_pb2.EXECUTION_DISTRIBUTED):
@@ -285,7 +286,7 @@ class _Tournaments:
         try:
             raw = tomllib.loads(text)
             config = parse_config(raw, source="CreateTournament")
-            specs = expand(config)
+            specs = make_format(config).first_round(config.entrants)
         except tomllib.TOMLDecodeError as exc:
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"config_toml: invalid TOML: {exc}") from None
         except ConfigError as exc:
@@ -333,27 +334,25 @@ class _Tournaments:
             return self._celery
 
     def _submit(self, tournament_id: str) -> int:
-        """Send the pending matches to the Celery workers (``arena tournament submit``)."""
-        from arena.tournaments.executors import submit_chord
+        """Offer the playable matches to the Celery workers (``arena tournament
+        submit``): one conductor pass; returns the matches that can be played."""
+        from arena.tournaments import service
+        from workers.dispatch import CeleryDispatcher
 
         app = self._celery_app()
-        pending = [s.match_id for s in self.store.pending_specs(tournament_id)]
-        if not pending:
+        leasable = self.store.leasable_count(tournament_id)
+        if not leasable:
             return 0
-        before = self.store.tournament(tournament_id).status
-        # "running" before sending (as CeleryExecutor.submit): a fast worker's "done" must win
-        self.store.set_tournament_status(tournament_id, "running")
         try:
             with self._celery_lock:  # one submitter at a time on the app's producer pool
-                submit_chord(app, tournament_id, pending, store_url=self.store.url)
+                service.submit(self.store, tournament_id, CeleryDispatcher(app, store_url=self.store.url))
         except Exception as exc:  # noqa: BLE001 - kombu/redis errors: the broker is not reachable
-            self.store.set_tournament_status(tournament_id, before)
             log.warning("tournament %s: submitting to %s failed: %s", tournament_id, self.redis_url, exc)
             raise Refusal(grpc.StatusCode.UNAVAILABLE,
                           f"cannot submit to the workers' Redis: {type(exc).__name__}: {exc}; the "
                           "tournament is stored, send the same file again to retry") from None
-        log.info("tournament %s: %d matches submitted to the workers", tournament_id, len(pending))
-        return len(pending)
+        log.info("tournament %s: %d matches offered to the workers", tournament_id, leasable)
+        return int(leasable)
 
     def _start_embedded(self, config: Any) -> int:
         """Play the matches not recorded yet on a background thread; returns how many
@@ -376,17 +375,11 @@ class _Tournaments:
         return pending
 
     def _play(self, config: Any, run: _Run) -> None:
-        from arena.tournaments.commands import sprt_stopper
         from arena.tournaments.executors import EmbeddedExecutor
 
         executor = EmbeddedExecutor(self.store.url, self.jobs, router=self.router)
         try:
-            sprt = sprt_stopper(config, self.store)
-
-            def stop() -> bool:
-                return self._closing.is_set() or (sprt is not None and sprt())
-
-            done, total = executor.run(config.id, stop=stop)
+            done, total = executor.run(config.id, stop=self._closing.is_set)
             log.info("tournament %s: %d/%d matches recorded", config.id, done, total)
         except Exception as exc:  # noqa: BLE001 - reported through GetTournament
             log.exception("tournament %s: the embedded run failed", config.id)
@@ -442,7 +435,7 @@ class _Tournaments:
             status=tournament_status(info.status, done, total, counts, running_here=here,
                                      run_failed=run_failed),
             matches_done=done, matches_total=total, matches_pending=counts.get("pending", 0),
-            matches_running=counts.get("running", 0), matches_failed=counts.get("failed", 0),
+            matches_running=counts.get("leased", 0), matches_failed=counts.get("failed", 0),
             created_unix_ms=_unix_ms(info.created), running_on_gateway=here,
             errors=errors[:MAX_ERRORS])
         try:
@@ -457,7 +450,7 @@ class _Tournaments:
 
     # -- GetStandings -----------------------------------------------------------------------
     def standings(self, tournament_id: str) -> admin_pb2.GetStandingsResponse:
-        from arena.tournaments.commands import stored_config
+        from arena.tournaments.service import stored_config
         from arena.tournaments.standings import standings
 
         self._info(tournament_id)

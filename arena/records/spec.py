@@ -1,4 +1,4 @@
-"""Match specs: what a tournament expands into and what an executor runs.
+"""Match specs: what a tournament's format yields and what a worker plays.
 
 A :class:`MatchSpec` names everything needed to play one match and nothing that
 depends on where it runs: the game and its options, the seed (derived from the
@@ -61,12 +61,18 @@ class MatchSpec:
     """Which table (entrant combination) of the tournament."""
     deadline_ms: float = 10_000.0
     tags: dict[str, Any] = field(default_factory=dict)
+    round: int = 0
+    """Which round of the tournament's format (0: the first; one-round formats
+    have only round 0)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict."""
+        """JSON-ready dict (``round`` only when it is not 0, so the specs of
+        one-round formats read exactly as those stored before rounds existed)."""
         d = asdict(self)
         d["entrants"] = list(self.entrants)
         d["bots"] = list(self.bots)
+        if not self.round:
+            del d["round"]
         return d
 
     @classmethod

@@ -102,13 +102,19 @@ class TournamentRow(Base):
     config: Mapped[dict[str, Any]]
     created: Mapped[datetime]
     status: Mapped[str] = mapped_column(String(20), default="pending")
+    round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The newest round the tournament's format has added (0: the first)."""
+    finished: Mapped[datetime | None]
+    """When the conductor finalized it (``done`` or ``stopped``)."""
 
 
 class MatchSpecRow(Base):
     """One scheduled match and its execution state.
 
-    ``status`` is ``pending``, ``running`` (claimed by ``claimed_by`` at
-    ``claimed_at``), ``done`` (its record is stored) or ``failed``.
+    ``status`` is ``pending`` (playable from ``not_before``, if set), ``leased``
+    (held by ``claimed_by`` since ``claimed_at`` until ``lease_expires``, renewed by
+    the holder's heartbeat), ``done`` (its record is stored) or ``failed`` (after
+    ``attempts`` leases; ``error`` says why).
     """
 
     __tablename__ = "match_specs"
@@ -129,6 +135,9 @@ class MatchSpecRow(Base):
     claimed_at: Mapped[datetime | None]
     error: Mapped[str | None] = mapped_column(Text)
     updated: Mapped[datetime]
+    lease_expires: Mapped[datetime | None]
+    not_before: Mapped[datetime | None]
+    round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class MatchRecordRow(Base):

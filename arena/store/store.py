@@ -10,12 +10,14 @@ Exactly once
     so a redelivered Celery task or a match re-run after a crash cannot write a
     second record.
 
-Claims
-    :meth:`Store.claim` is a single conditional ``UPDATE``: a spec can be claimed
-    when it is ``pending``, or ``running`` with a claim older than the claim
-    timeout (its worker presumably died). A claim is an optimization (it keeps two
-    workers from playing the same match), not the guarantee: the guarantee is the
-    exactly-once record.
+Leases
+    :meth:`Store.lease` is a single conditional ``UPDATE``: a spec can be leased
+    when it is ``pending`` (and its retry backoff is over), or ``leased`` with an
+    expired lease (its holder stopped renewing it: presumably dead). The holder
+    renews its leases by heartbeat (:meth:`Store.renew`). The conductor
+    (:mod:`arena.tournaments.conductor`) reopens expired leases and failed specs with
+    attempts left. A lease keeps two workers from playing the same match; the
+    guarantee is the exactly-once record.
 
 Processes
     A :class:`Store` may be used from several threads. After ``fork`` the child
@@ -28,7 +30,7 @@ Processes
 ...                  ("a", "b"), ("builtin:random", "builtin:random"))
 >>> store.add_tournament("t1", "demo", "highcard", {}, [spec])
 1
->>> store.claim(spec.match_id, "w1"), store.claim(spec.match_id, "w2")
+>>> store.lease(spec.match_id, "w1", 30), store.lease(spec.match_id, "w2", 30)
 (True, False)
 >>> store.progress("t1")
 (0, 1)
@@ -75,7 +77,7 @@ __all__ = [
 ]
 
 DEFAULT_URL = "sqlite:///arena.db"
-SPEC_STATUSES = ("pending", "running", "done", "failed")
+SPEC_STATUSES = ("pending", "leased", "done", "failed")
 _CHUNK = 400
 
 
@@ -95,6 +97,8 @@ class TournamentInfo:
     config: dict[str, Any]
     created: datetime
     status: str
+    round: int = 0
+    finished: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,13 +109,18 @@ class SpecState:
     tournament_id: str
     index: int
     status: str
-    """``pending``, ``running``, ``done`` or ``failed``."""
+    """``pending``, ``leased``, ``done`` or ``failed``."""
     attempts: int
-    """How many times it was claimed."""
+    """How many times it was leased."""
     claimed_by: str | None
+    """The lease's owner (``kind:host:pid``)."""
     claimed_at: datetime | None
+    """When the lease was granted."""
     error: str | None
     updated: datetime
+    lease_expires: datetime | None = None
+    not_before: datetime | None = None
+    round: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,12 +184,10 @@ class Store:
 
     :param url: SQLAlchemy URL: ``sqlite:///path.db`` (default ``sqlite:///arena.db``)
         or ``postgresql+psycopg://user@host:port/db``.
-    :param claim_timeout: seconds after which a ``running`` claim may be taken over.
     """
 
-    def __init__(self, url: str = DEFAULT_URL, *, claim_timeout: float = 600.0) -> None:
+    def __init__(self, url: str = DEFAULT_URL) -> None:
         self.url = url
-        self.claim_timeout = float(claim_timeout)
         self._lock = threading.Lock()
         self._engine_obj: Engine = create_store_engine(url)
         self._pid = os.getpid()
@@ -310,7 +317,7 @@ class Store:
             existing.update(conn.execute(select(MatchSpecRow.match_id)
                                          .where(MatchSpecRow.match_id.in_(chunk))).scalars())
         rows = [dict(match_id=mid, tournament_id=tournament_id, match_index=s.index, spec=d,
-                     status="pending", attempts=0, updated=now)
+                     status="pending", attempts=0, updated=now, round=s.round)
                 for mid, (s, d) in want.items() if mid not in existing]
         table = _table(MatchSpecRow)
         for chunk in _chunks(rows):
@@ -341,15 +348,44 @@ class Store:
             if res.rowcount == 0:
                 raise TournamentNotFoundError(tournament_id)
 
+    def finish_tournament(self, tournament_id: str, status: str) -> bool:
+        """Set a tournament's final status (``done`` or ``stopped``) and finish time,
+        unless it is final already; True if this call did it (conductors racing to
+        finalize: one wins)."""
+        t = TournamentRow
+        with self._write() as conn:
+            res = conn.execute(update(t).where(t.id == tournament_id,
+                                               t.status.not_in(("done", "stopped")))
+                               .values(status=status, finished=utcnow()))
+            return res.rowcount == 1
+
+    def reopen_tournament(self, tournament_id: str) -> None:
+        """A finished tournament becomes ``running`` again (failed matches re-opened
+        by hand): conductors pick it up."""
+        t = TournamentRow
+        with self._write() as conn:
+            conn.execute(update(t).where(t.id == tournament_id).values(status="running", finished=None))
+
+    def set_round(self, tournament_id: str, round: int) -> None:
+        """Record that the format has added round ``round`` (never lowers it)."""
+        t = TournamentRow
+        with self._write() as conn:
+            conn.execute(update(t).where(t.id == tournament_id, t.round < round).values(round=round))
+
+    def active_tournaments(self) -> list[TournamentInfo]:
+        """Tournaments not finalized (status other than ``done`` and ``stopped``)."""
+        return [t for t in self.tournaments() if t.status not in ("done", "stopped")]
+
     @staticmethod
     def _tournament(row: Any) -> TournamentInfo:
-        return TournamentInfo(row.id, row.name, row.game, row.config, row.created, row.status)
+        return TournamentInfo(row.id, row.name, row.game, row.config, row.created, row.status,
+                              row.round, row.finished)
 
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament, oldest first."""
         t = TournamentRow
         with self._read() as conn:
-            rows = conn.execute(select(t.id, t.name, t.game, t.config, t.created, t.status)
+            rows = conn.execute(select(t.id, t.name, t.game, t.config, t.created, t.status, t.round, t.finished)
                                 .order_by(t.created, t.id)).all()
         return [self._tournament(r) for r in rows]
 
@@ -360,7 +396,7 @@ class Store:
         """
         t = TournamentRow
         with self._read() as conn:
-            row = conn.execute(select(t.id, t.name, t.game, t.config, t.created, t.status)
+            row = conn.execute(select(t.id, t.name, t.game, t.config, t.created, t.status, t.round, t.finished)
                                .where(t.id == tournament_id)).first()
         if row is None:
             raise TournamentNotFoundError(tournament_id)
@@ -391,52 +427,59 @@ class Store:
         m = MatchSpecRow
         with self._read() as conn:
             rows = conn.execute(select(m.match_id, m.tournament_id, m.index, m.status, m.attempts,
-                                       m.claimed_by, m.claimed_at, m.error, m.updated)
+                                       m.claimed_by, m.claimed_at, m.error, m.updated,
+                                       m.lease_expires, m.not_before, m.round)
                                 .where(m.tournament_id == tournament_id).order_by(m.index)).all()
         return [SpecState(*r) for r in rows]
 
-    def _claimable(self, now: datetime, timeout: float | None) -> Any:
-        cutoff = now - timedelta(seconds=self.claim_timeout if timeout is None else timeout)
+    # -- leases ---------------------------------------------------------------
+    @staticmethod
+    def _leasable(now: datetime) -> Any:
+        """Pending and ready (its retry backoff over), or leased with an expired lease."""
         m = MatchSpecRow
-        return or_(m.status == "pending",
-                   and_(m.status == "running", m.claimed_at < cutoff))
+        return or_(and_(m.status == "pending", or_(m.not_before.is_(None), m.not_before <= now)),
+                   and_(m.status == "leased", m.lease_expires < now))
 
-    def pending_specs(self, tournament_id: str, limit: int | None = None, *,
-                      include_stale: bool = True) -> list[MatchSpec]:
-        """Specs that :meth:`claim` would grant now, by index: ``pending`` ones and
-        (unless ``include_stale=False``) ``running`` ones whose claim timed out."""
+    def leasable_specs(self, tournament_id: str, limit: int | None = None) -> list[MatchSpec]:
+        """Specs that :meth:`lease` would grant now, by index."""
         m = MatchSpecRow
-        cond = self._claimable(utcnow(), None) if include_stale else (m.status == "pending")
-        stmt = (select(m.spec).where(m.tournament_id == tournament_id, cond).order_by(m.index))
+        stmt = (select(m.spec).where(m.tournament_id == tournament_id, self._leasable(utcnow()))
+                .order_by(m.index))
         if limit is not None:
             stmt = stmt.limit(limit)
         with self._read() as conn:
             rows = conn.execute(stmt).scalars().all()
         return [MatchSpec.from_dict(d) for d in rows]
 
-    def claim(self, match_id: str, worker: str, *, timeout: float | None = None) -> bool:
-        """Atomically mark a spec ``running`` for ``worker``; True if this call got it.
+    def leasable_count(self, tournament_id: str) -> int:
+        """How many specs :meth:`lease` would grant now."""
+        m = MatchSpecRow
+        with self._read() as conn:
+            return int(conn.execute(select(func.count()).select_from(m).where(
+                m.tournament_id == tournament_id, self._leasable(utcnow()))).scalar_one())
 
-        Granted when the spec is ``pending``, or ``running`` with a claim older than
-        ``timeout`` seconds (default: the store's ``claim_timeout``), so a crashed
-        worker's match is taken over. Never granted for ``done`` or ``failed``
-        specs (see :meth:`requeue`), nor to the same worker twice within the timeout.
-        Increments ``attempts``.
+    def lease(self, match_id: str, owner: str, seconds: float) -> bool:
+        """Atomically lease a spec to ``owner`` for ``seconds``; True if this call got it.
+
+        Granted when the spec is ``pending`` and ready, or ``leased`` with an expired
+        lease (its holder stopped renewing: presumably dead). Never for ``done`` or
+        ``failed`` specs. Increments ``attempts``.
         """
         now = utcnow()
         m = MatchSpecRow
         with self._write() as conn:
-            res = conn.execute(update(m).where(m.match_id == match_id, self._claimable(now, timeout))
-                               .values(status="running", claimed_by=worker, claimed_at=now,
-                                       attempts=m.attempts + 1, updated=now))
+            res = conn.execute(update(m).where(m.match_id == match_id, self._leasable(now))
+                               .values(status="leased", claimed_by=owner, claimed_at=now,
+                                       lease_expires=now + timedelta(seconds=seconds),
+                                       attempts=m.attempts + 1, not_before=None, updated=now))
             return res.rowcount == 1
 
-    def claim_next(self, tournament_id: str, worker: str, limit: int = 1, *,
-                   timeout: float | None = None) -> list[MatchSpec]:
-        """Claim up to ``limit`` claimable specs of a tournament, lowest index first;
-        returns the specs this worker got (empty when nothing is left to claim).
+    def lease_next(self, tournament_id: str, owner: str, seconds: float,
+                   limit: int = 1) -> list[MatchSpec]:
+        """Lease up to ``limit`` leasable specs of a tournament, lowest index first;
+        returns the specs this owner got (empty when nothing is leasable).
 
-        Each is claimed with :meth:`claim`, so concurrent callers never get the same
+        Each is leased with :meth:`lease`, so concurrent callers never get the same
         spec; a caller that loses a race moves on to the next candidate.
         """
         got: list[MatchSpec] = []
@@ -445,8 +488,7 @@ class Store:
         while len(got) < limit:
             want = limit - len(got)
             stmt = (select(m.match_id, m.spec)
-                    .where(m.tournament_id == tournament_id,
-                           self._claimable(utcnow(), timeout))
+                    .where(m.tournament_id == tournament_id, self._leasable(utcnow()))
                     .order_by(m.index).limit(want + len(tried) + 8))
             with self._read() as conn:
                 rows = [r for r in conn.execute(stmt).all() if r.match_id not in tried]
@@ -454,47 +496,122 @@ class Store:
                 break
             for r in rows:
                 tried.add(r.match_id)
-                if self.claim(r.match_id, worker, timeout=timeout):
+                if self.lease(r.match_id, owner, seconds):
                     got.append(MatchSpec.from_dict(r.spec))
                     if len(got) == limit:
                         break
         return got
 
-    def release(self, match_id: str, worker: str) -> bool:
-        """Give a claim back (the spec becomes ``pending``); False if ``worker`` does
-        not hold it."""
+    def renew(self, owner: str, seconds: float, match_ids: Sequence[str] | None = None) -> int:
+        """Extend ``owner``'s leases (all of them, or those of ``match_ids``) to
+        ``seconds`` from now: the heartbeat. Returns how many it still holds."""
+        now = utcnow()
+        m = MatchSpecRow
+        cond = [m.status == "leased", m.claimed_by == owner]
+        n = 0
+        with self._write() as conn:
+            if match_ids is None:
+                return int(conn.execute(update(m).where(*cond).values(
+                    lease_expires=now + timedelta(seconds=seconds))).rowcount)
+            for chunk in _chunks(list(match_ids)):
+                n += int(conn.execute(update(m).where(*cond, m.match_id.in_(chunk)).values(
+                    lease_expires=now + timedelta(seconds=seconds))).rowcount)
+        return n
+
+    def release(self, match_id: str, owner: str) -> bool:
+        """Give a lease back unplayed (the spec becomes ``pending``, the attempt is
+        not counted); False if ``owner`` does not hold it."""
         now = utcnow()
         m = MatchSpecRow
         with self._write() as conn:
-            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "running",
-                                               m.claimed_by == worker)
-                               .values(status="pending", claimed_by=None, claimed_at=None, updated=now))
+            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "leased",
+                                               m.claimed_by == owner)
+                               .values(status="pending", claimed_by=None, claimed_at=None,
+                                       lease_expires=None, attempts=m.attempts - 1, updated=now))
             return res.rowcount == 1
 
-    def mark_failed(self, match_id: str, worker: str, error: str = "") -> bool:
-        """Mark a spec held by ``worker`` as ``failed`` with a reason; False if it
+    def release_owner(self, owner: str) -> int:
+        """:meth:`release` every lease of ``owner`` (a run that stops cleanly)."""
+        now = utcnow()
+        m = MatchSpecRow
+        with self._write() as conn:
+            return int(conn.execute(update(m).where(m.status == "leased", m.claimed_by == owner)
+                                    .values(status="pending", claimed_by=None, claimed_at=None,
+                                            lease_expires=None, attempts=m.attempts - 1,
+                                            updated=now)).rowcount)
+
+    def mark_failed(self, match_id: str, owner: str, error: str = "") -> bool:
+        """Mark a spec leased by ``owner`` as ``failed`` with a reason; False if it
         does not hold it (e.g. the match was recorded meanwhile)."""
         now = utcnow()
         m = MatchSpecRow
         with self._write() as conn:
-            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "running",
-                                               m.claimed_by == worker)
-                               .values(status="failed", error=error[:2000], updated=now))
+            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "leased",
+                                               m.claimed_by == owner)
+                               .values(status="failed", error=error[:2000], lease_expires=None,
+                                       updated=now))
             return res.rowcount == 1
 
-    def requeue(self, tournament_id: str, *, running: bool = True, failed: bool = True) -> int:
-        """Put ``running`` and/or ``failed`` specs of a tournament back to ``pending``
-        (e.g. resuming an embedded run after Ctrl-C, when no other worker is alive);
-        returns how many."""
-        statuses = [s for s, on in (("running", running), ("failed", failed)) if on]
-        if not statuses:
-            return 0
+    def expire_leases(self, tournament_id: str, max_attempts: int, *,
+                      owners: Sequence[str] | None = None) -> tuple[int, int]:
+        """Leases that expired (or, with ``owners``, every lease of those owners: a
+        local run whose process is known to be dead) go back to ``pending``, or to
+        ``failed`` once the spec has had ``max_attempts`` leases. Returns
+        ``(reopened, failed)``."""
+        now = utcnow()
+        m = MatchSpecRow
+        cond = [m.tournament_id == tournament_id, m.status == "leased"]
+        cond.append(m.claimed_by.in_(list(owners)) if owners is not None else m.lease_expires < now)
+        with self._write() as conn:
+            failed = conn.execute(update(m).where(*cond, m.attempts >= max_attempts).values(
+                status="failed", lease_expires=None, updated=now,
+                error=f"lease expired on the last of {max_attempts} attempts: its worker stopped "
+                      "renewing it (killed or lost)")).rowcount
+            reopened = conn.execute(update(m).where(*cond).values(
+                status="pending", claimed_by=None, claimed_at=None, lease_expires=None,
+                updated=now)).rowcount
+        return int(reopened), int(failed)
+
+    def leased_owners(self, tournament_id: str) -> list[str]:
+        """The distinct owners holding leases of a tournament."""
+        m = MatchSpecRow
+        with self._read() as conn:
+            return [str(o) for o in conn.execute(select(m.claimed_by).distinct().where(
+                m.tournament_id == tournament_id, m.status == "leased")).scalars() if o]
+
+    def reopen_failed(self, tournament_id: str, max_attempts: int, backoff: float) -> int:
+        """Failed specs with attempts left go back to ``pending``, playable after
+        ``backoff * 2**(attempts-1)`` seconds from their failure. Returns how many."""
+        m = MatchSpecRow
+        now = utcnow()
+        with self._write() as conn:
+            rows = conn.execute(select(m.match_id, m.attempts, m.updated).where(
+                m.tournament_id == tournament_id, m.status == "failed",
+                m.attempts < max_attempts)).all()
+            for r in rows:
+                wait = backoff * (2 ** max(0, int(r.attempts) - 1))
+                conn.execute(update(m).where(m.match_id == r.match_id, m.status == "failed").values(
+                    status="pending", claimed_by=None, claimed_at=None,
+                    not_before=(r.updated or now) + timedelta(seconds=wait), updated=now))
+        return len(rows)
+
+    def retry_failed(self, tournament_id: str) -> int:
+        """Re-open every ``failed`` spec by hand (attempts start again from 0):
+        ``arena tournament retry``. Returns how many."""
         m = MatchSpecRow
         with self._write() as conn:
-            res = conn.execute(update(m).where(m.tournament_id == tournament_id, m.status.in_(statuses))
-                               .values(status="pending", claimed_by=None, claimed_at=None,
-                                       updated=utcnow()))
-            return int(res.rowcount)
+            return int(conn.execute(update(m).where(m.tournament_id == tournament_id,
+                                                    m.status == "failed").values(
+                status="pending", attempts=0, claimed_by=None, claimed_at=None, not_before=None,
+                lease_expires=None, updated=utcnow())).rowcount)
+
+    def next_ready(self, tournament_id: str) -> datetime | None:
+        """The earliest ``not_before`` of a pending spec still waiting out its backoff."""
+        m = MatchSpecRow
+        with self._read() as conn:
+            return cast(datetime | None, conn.execute(select(func.min(m.not_before)).where(
+                m.tournament_id == tournament_id, m.status == "pending",
+                m.not_before.is_not(None))).scalar_one())
 
     # -- records and results ------------------------------------------------
     def record_result(self, record: MatchRecord) -> bool:
@@ -534,7 +651,8 @@ class Store:
                 conn.execute(_table(ResultRow).insert(), seats)
             if spec_row is not None:
                 conn.execute(update(m).where(m.match_id == record.match_id)
-                             .values(status="done", error=None, updated=now))
+                             .values(status="done", error=None, lease_expires=None,
+                                     not_before=None, updated=now))
             return True
 
     def record(self, match_id: str) -> MatchRecord | None:

@@ -56,7 +56,7 @@ def build_store(path: str | Path) -> dict[str, Any]:
     cut = play_spec(specs[2])  # a record that ended without finishing (e.g. aborted)
     cut = dataclasses.replace(cut, actions=cut.actions[:20], returns=[], terminal=False)
     store.record_result(cut)
-    store.claim(specs[3].match_id, "worker-1")  # running: no record yet
+    store.lease(specs[3].match_id, "worker-1", 600)  # leased: no record yet
     store.set_tournament_status(LIVE, "running")
     facts.update(live_fault=specs[0].match_id, live_unfinished=specs[2].match_id,
                  live_running=specs[3].match_id, live_pending=specs[4].match_id,

@@ -36,7 +36,7 @@ def test_api_tournaments_progress(client: Any, dashboard_store: dict[str, Any]) 
     assert rows["example-bridge"]["status"] == "done"
     live = rows["live-bridge"]
     assert (live["done"], live["total"], live["status"]) == (3, 8, "running")
-    assert live["counts"]["running"] == 1 and live["counts"]["pending"] == 4
+    assert live["counts"]["leased"] == 1 and live["counts"]["pending"] == 4
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -6,7 +6,6 @@ the dashboard compute from the same store."""
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import threading
@@ -17,14 +16,14 @@ from typing import Any
 
 import grpc
 import pytest
-from rich.console import Console
 from typer.testing import CliRunner
 
 from arena.admin.v1 import admin_pb2, admin_pb2_grpc
 from arena.cli import app
 from arena.gateway import Gateway
 from arena.gateway.admin import tournament_status
-from arena.tournaments import commands
+from arena.tournaments import service
+from arena.tournaments.executors import open_store
 from gateway.conftest import AUTH
 from gateway.helpers import BotThread
 from gateway.tournament_helpers import CountingBot, calypso, wait_done
@@ -39,7 +38,8 @@ def admin(store_gateway: Gateway) -> Iterator[Any]:
 
 def _cli_ratings(store_url: str, tid: str, tmp_path: Path, system: str) -> dict[str, Any]:
     records = tmp_path / f"{tid}.jsonl"
-    commands.export(tid, store_url, records)
+    with open(records, "w", encoding="utf-8") as fp:
+        service.export(open_store(store_url), tid, fp)
     res = CliRunner().invoke(app, ["ratings", "calypso", "--records", str(records), "--format", "json",
                                    "--system", system])
     assert res.exit_code == 0, res.output
@@ -83,11 +83,11 @@ def test_create_play_standings_ratings(admin: Any, store_gateway: Gateway, store
         assert time.monotonic() < end
         time.sleep(0.02)
     # the store agrees (what `arena tournament status` reads)
-    assert commands.status("gw-calypso", store_url, follow=False,
-                           console=Console(file=io.StringIO())) == (4, 4)
+    status = service.status(open_store(store_url), "gw-calypso")
+    assert (status.done, status.total, status.status) == (4, 4, "done")
 
     # standings: exactly `arena standings ID`
-    st = commands.standings("gw-calypso", store_url, console=Console(file=io.StringIO()))
+    st = service.standings(open_store(store_url), "gw-calypso")
     got = admin.GetStandings(S.GetStandingsRequest(tournament_id="gw-calypso"), metadata=AUTH)
     assert (got.tournament_id, got.kind, got.title, got.tie_breaks) == (
         "gw-calypso", st.kind, st.title, st.tie_breaks) == ("gw-calypso", "duplicate_seats", st.title,
@@ -286,7 +286,7 @@ def test_status_mapping() -> None:
     assert tournament_status("pending", 0, 4, {"pending": 4}) == P
     assert tournament_status("running", 0, 4, {"pending": 4}) == R
     assert tournament_status("running", 1, 4, {"pending": 3}) == R
-    assert tournament_status("pending", 0, 4, {"pending": 3, "running": 1}) == R
+    assert tournament_status("pending", 0, 4, {"pending": 3, "leased": 1}) == R
     assert tournament_status("running", 4, 4, {"done": 4}) == D
     assert tournament_status("stopped", 2, 4, {"pending": 2}) == X
     assert tournament_status("stopped", 4, 4, {"done": 4}) == D

@@ -15,7 +15,7 @@ from .helpers import SpawnPool
 @pytest.fixture
 def store(db_url: str) -> Iterator[Store]:
     """A migrated store on ``db_url``."""
-    s = Store(db_url, claim_timeout=60.0)
+    s = Store(db_url)
     s.migrate()
     try:
         yield s

@@ -45,24 +45,24 @@ def record_many(url: str, tid: str, n: int, start: Any) -> int:
 
 
 def claim_many(url: str, tid: str, n: int, worker: str, start: Any) -> list[str]:
-    """Wait for ``start``, then try to claim matches 0..n-1; returns the ids this worker got."""
+    """Wait for ``start``, then try to lease matches 0..n-1; returns the ids this worker got."""
     from arena.store import Store
     store = Store(url)
     try:
         start.wait(30)
-        return [make_match_id(tid, i) for i in range(n) if store.claim(make_match_id(tid, i), worker)]
+        return [make_match_id(tid, i) for i in range(n) if store.lease(make_match_id(tid, i), worker, 60)]
     finally:
         store.dispose()
 
 
 def claim_next_all(url: str, tid: str, worker: str, start: Any) -> list[str]:
-    """Wait for ``start``, then claim batches of 3 until nothing is left."""
+    """Wait for ``start``, then lease batches of 3 until nothing is left."""
     from arena.store import Store
     store = Store(url)
     try:
         start.wait(30)
         got: list[str] = []
-        while batch := store.claim_next(tid, worker, 3):
+        while batch := store.lease_next(tid, worker, 60, 3):
             got.extend(s.match_id for s in batch)
         return got
     finally:

@@ -37,7 +37,7 @@ def test_claims_exclusive_across_processes(store: Store, db_url: str, spawn_pool
     counts = Counter(mid for ids in got for mid in ids)
     assert len(counts) == N and set(counts.values()) == {1}, got
     states = store.spec_states("t1")
-    assert all(s.status == "running" and s.attempts == 1 for s in states)
+    assert all(s.status == "leased" and s.attempts == 1 for s in states)
     owner = {mid: f"w{i}" for i, ids in enumerate(got) for mid in ids}
     assert all(s.claimed_by == owner[s.match_id] for s in states)
 
@@ -48,4 +48,4 @@ def test_claim_next_partitions_work_across_processes(store: Store, db_url: str,
     got = spawn_pool.run(claim_next_all, lambda i, start: (db_url, "t1", f"w{i}", start))
     counts = Counter(mid for ids in got for mid in ids)
     assert len(counts) == N and set(counts.values()) == {1}, got
-    assert store.claim_next("t1", "late") == []
+    assert store.lease_next("t1", "late", 60) == []

@@ -82,45 +82,111 @@ def test_tournament_status(store: Store) -> None:
         store.set_tournament_status("nope", "done")
 
 
-def test_claims_and_takeover(store: Store) -> None:
+def _expire(store: Store, match_id: str) -> None:
+    """Make a lease look expired (its holder stopped renewing it long ago)."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from arena.store.models import MatchSpecRow, utcnow
+
+    with store.engine.begin() as conn:
+        conn.execute(update(MatchSpecRow).where(MatchSpecRow.match_id == match_id)
+                     .values(lease_expires=utcnow() - timedelta(seconds=1)))
+
+
+def test_leases_heartbeat_and_takeover(store: Store) -> None:
     specs = _add(store)
     a, b = specs[0].match_id, specs[1].match_id
-    assert store.claim(a, "w1") is True
-    assert store.claim(a, "w2") is False
-    assert store.claim(a, "w1") is False  # not twice within the timeout
-    assert store.pending_specs("t1") == specs[1:]
-    assert store.pending_specs("t1", limit=2) == specs[1:3]
-    # a crashed worker's claim is taken over after the timeout
-    assert store.claim(a, "w2", timeout=0.0) is True
+    assert store.lease(a, "w1", 30) is True
+    assert store.lease(a, "w2", 30) is False
+    assert store.lease(a, "w1", 30) is False  # not twice while it holds it
+    assert store.leasable_specs("t1") == specs[1:]
+    assert store.leasable_specs("t1", limit=2) == specs[1:3]
+    assert store.leasable_count("t1") == 3
+    # the heartbeat renews only the owner's leases
+    assert store.renew("w1", 30) == 1 and store.renew("w2", 30) == 0
+    assert store.renew("w1", 30, [a, b]) == 1
+    # a lease that expired (its worker died) is taken over
+    _expire(store, a)
+    assert store.leasable_specs("t1")[0] == specs[0]
+    assert store.lease(a, "w2", 30) is True
     st = {s.match_id: s for s in store.spec_states("t1")}[a]
-    assert (st.status, st.claimed_by, st.attempts) == ("running", "w2", 2)
+    assert (st.status, st.claimed_by, st.attempts) == ("leased", "w2", 2)
     assert st.claimed_at is not None and st.claimed_at.tzinfo is not None
-    # a store with a zero claim timeout lists stale claims as pending
-    zero = Store(store.url, claim_timeout=0.0)
-    try:
-        assert zero.pending_specs("t1")[0] == specs[0]
-        assert zero.pending_specs("t1", include_stale=False) == specs[1:]
-    finally:
-        zero.dispose()
+    assert st.lease_expires is not None and st.lease_expires > st.claimed_at
+    assert store.renew("w1", 30) == 0  # the old holder lost it
+    # released: pending again, and the attempt is not counted
     assert store.release(a, "w1") is False
     assert store.release(a, "w2") is True
-    assert store.claim(a, "w3") is True
-    assert store.claim(b, "w1") is True
+    assert {s.match_id: s for s in store.spec_states("t1")}[a].attempts == 1
+    assert store.lease(a, "w3", 30) is True
+    assert store.lease(b, "w1", 30) is True
     assert store.mark_failed(b, "w2", "boom") is False
     assert store.mark_failed(b, "w1", "boom") is True
-    assert store.claim(b, "w4", timeout=0.0) is False  # failed: only after requeue
-    assert store.status_counts("t1") == {"pending": 2, "running": 1, "done": 0, "failed": 1}
-    assert store.requeue("t1", running=False) == 1
-    assert store.claim(b, "w4") is True
-    assert store.requeue("t1") == 2  # both running ones (resume after Ctrl-C)
-    assert store.status_counts("t1")["pending"] == 4
-    assert store.claim("t1:unknown", "w1") is False
+    _expire(store, b)
+    assert store.lease(b, "w4", 30) is False  # failed: only after the conductor reopens it
+    assert store.status_counts("t1") == {"pending": 2, "leased": 1, "done": 0, "failed": 1}
+    assert store.lease("t1:unknown", "w1", 30) is False
+    assert store.leased_owners("t1") == ["w3"]
+    assert store.release_owner("w3") == 1
+    assert store.status_counts("t1")["pending"] == 3
+
+
+def test_expired_leases_reopen_then_fail_after_max_attempts(store: Store) -> None:
+    specs = _add(store)
+    a = specs[0].match_id
+    assert store.lease(a, "w1", 30)
+    assert store.expire_leases("t1", 3) == (0, 0)  # not expired yet
+    _expire(store, a)
+    assert store.expire_leases("t1", 3) == (1, 0)
+    assert store.spec_states("t1")[0].status == "pending"
+    for owner in ("w2", "w3"):
+        assert store.lease(a, owner, 30)
+        _expire(store, a)
+    assert store.expire_leases("t1", 3) == (0, 1)  # third attempt used up
+    st = store.spec_states("t1")[0]
+    assert st.status == "failed" and "lease expired" in (st.error or "")
+    # an owner known dead has its leases reopened at once
+    assert store.lease(specs[1].match_id, "dead", 30)
+    assert store.expire_leases("t1", 3, owners=["dead"]) == (1, 0)
+
+
+def test_failed_matches_retry_with_backoff_then_by_hand(store: Store) -> None:
+    specs = _add(store)
+    a = specs[0].match_id
+    assert store.lease(a, "w1", 30) and store.mark_failed(a, "w1", "boom")
+    assert store.reopen_failed("t1", max_attempts=1, backoff=0) == 0  # no attempts left
+    assert store.reopen_failed("t1", max_attempts=3, backoff=60) == 1
+    st = store.spec_states("t1")[0]
+    assert st.status == "pending" and st.not_before is not None
+    assert store.lease(a, "w1", 30) is False  # waiting out its backoff
+    assert store.next_ready("t1") == st.not_before
+    assert store.reopen_failed("t1", max_attempts=3, backoff=60) == 0
+    assert store.lease(specs[1].match_id, "w1", 30) and store.mark_failed(specs[1].match_id, "w1", "x")
+    assert store.retry_failed("t1") == 1
+    st1 = store.spec_states("t1")[1]
+    assert (st1.status, st1.attempts, st1.not_before) == ("pending", 0, None)
+
+
+def test_finish_tournament_once_and_reopen(store: Store) -> None:
+    _add(store)
+    assert store.finish_tournament("t1", "done") is True
+    assert store.finish_tournament("t1", "done") is False  # a second conductor loses the race
+    info = store.tournament("t1")
+    assert info.status == "done" and info.finished is not None
+    assert [t.id for t in store.active_tournaments()] == []
+    store.reopen_tournament("t1")
+    assert store.tournament("t1").status == "running" and store.tournament("t1").finished is None
+    store.set_round("t1", 2)
+    store.set_round("t1", 1)  # never lowered
+    assert store.tournament("t1").round == 2
 
 
 def test_record_result_exactly_once_and_round_trip(store: Store) -> None:
     specs = _add(store)
     rec = make_record("t1", 0)
-    assert store.claim(rec.match_id, "w1")
+    assert store.lease(rec.match_id, "w1", 30)
     assert store.record_result(rec) is True
     assert store.record_result(rec) is False
     other = MatchRecord.from_dict({**rec.to_dict(), "returns": [9.0, 9.0]})
@@ -130,8 +196,9 @@ def test_record_result_exactly_once_and_round_trip(store: Store) -> None:
     assert store.record("t1:999999") is None
     assert store.progress("t1") == (1, 4)
     assert {s.match_id: s.status for s in store.spec_states("t1")}[rec.match_id] == "done"
-    assert store.claim(rec.match_id, "w2", timeout=0.0) is False  # done is never claimed
-    assert store.pending_specs("t1") == specs[1:]
+    _expire(store, rec.match_id)
+    assert store.lease(rec.match_id, "w2", 30) is False  # done is never leased
+    assert store.leasable_specs("t1") == specs[1:]
     # a late mark_failed by the (stale) claimer does not undo done
     assert store.mark_failed(rec.match_id, "w1", "late") is False
     for i in (3, 1, 2):
@@ -218,18 +285,19 @@ def test_bot_registry_stores_hash_never_token(store: Store, db_url: str) -> None
     other.store.dispose()
 
 
-def test_claim_and_record_ids_match_make_match_id(store: Store) -> None:
+def test_lease_and_record_ids_match_make_match_id(store: Store) -> None:
     _add(store, "t-x", 2)
-    assert store.claim(make_match_id("t-x", 1), "w")
+    assert store.lease(make_match_id("t-x", 1), "w", 30)
 
 
-def test_claim_next(store: Store) -> None:
+def test_lease_next(store: Store) -> None:
     specs = _add(store, "t1", 5)
-    assert store.claim_next("t1", "w1", 2) == specs[:2]
-    assert store.claim_next("t1", "w2") == specs[2:3]
-    assert store.claim_next("t1", "w2", 10) == specs[3:]
-    assert store.claim_next("t1", "w3", 10) == []
-    assert store.claim_next("t1", "w3", 1, timeout=0.0) == specs[:1]  # stale claims
+    assert store.lease_next("t1", "w1", 30, 2) == specs[:2]
+    assert store.lease_next("t1", "w2", 30) == specs[2:3]
+    assert store.lease_next("t1", "w2", 30, 10) == specs[3:]
+    assert store.lease_next("t1", "w3", 30, 10) == []
+    _expire(store, specs[0].match_id)
+    assert store.lease_next("t1", "w3", 30, 1) == specs[:1]  # an expired lease
 
 
 def test_default_url_and_nested_sqlite_path(tmp_path: object) -> None:

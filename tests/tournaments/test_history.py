@@ -8,7 +8,7 @@ from typing import Any
 
 from arena.ratings import make_rater
 from arena.ratings.records import results_from_records
-from arena.tournaments import commands
+from arena.tournaments import service
 from arena.tournaments.executors import open_store
 from arena.tournaments.history import elo_history, refresh_rating_history
 
@@ -39,7 +39,8 @@ bot = "random"
 def _run(tmp_path: Path, url: str, tid: str, deals: int, seed: int) -> None:
     file = tmp_path / f"{tid}.toml"
     file.write_text(ROUND_ROBIN.format(tid=tid, deals=deals, seed=seed))
-    commands.run(file, url, jobs=1, show_standings=False)
+    config, _ = service.register(file, open_store(url))
+    service.run_embedded(url, config.id, jobs=1)
 
 
 def _key(points: list[Any]) -> list[tuple[str, float, int, str | None]]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.tournaments import commands
+from arena.tournaments import service
 from arena.tournaments.executors import open_store
+from arena.tournaments.rounds import SprtCheck
 
 GAUNTLET = """
 [tournament]
@@ -41,8 +42,9 @@ def _run(tmp_path: Path, name: str, elo0: float, elo1: float, penta: bool) -> tu
     file = tmp_path / f"{name}.toml"
     file.write_text(GAUNTLET.format(name=name, elo0=elo0, elo1=elo1, penta=str(penta).lower()))
     url = f"sqlite:///{tmp_path / 'arena.db'}"
-    commands.run(file, url, jobs=1, show_standings=False)
     store = open_store(url)
+    config, _ = service.register(file, store)
+    service.run_embedded(url, config.id, jobs=1)
     done, total = store.progress(f"sprt-{name}")
     return done, total, store.tournament(f"sprt-{name}").status
 
@@ -51,9 +53,10 @@ def test_strong_candidate_accepts_h1_early(tmp_path: Path) -> None:
     # heuristic beats random in ~95% of calypso games: H1 (elo >= 100) is accepted fast
     done, total, status = _run(tmp_path, "h1", 0, 100, False)
     assert total == 120 and 0 < done < total and status == "stopped"
-    config, store, _ = commands.register(tmp_path / "h1.toml", f"sqlite:///{tmp_path / 'arena.db'}")
-    stopper = commands.sprt_stopper(config, store)
-    assert stopper is not None and stopper() and stopper.decision == "H1"
+    store = open_store(f"sqlite:///{tmp_path / 'arena.db'}")
+    config, _ = service.register(tmp_path / "h1.toml", store)
+    check = SprtCheck.of(config)
+    assert check is not None and check(store.records(config.id)) == "H1"
     # a stopped tournament's results are in the rating history too
     ruleset = next(iter(store.records("sprt-h1"))).ruleset
     assert {p.match_id for p in store.rating_history(ruleset, rater="elo")} == \
@@ -66,9 +69,10 @@ def test_strong_candidate_accepts_h1_early(tmp_path: Path) -> None:
 def test_pentanomial_pairs_the_two_seatings(tmp_path: Path) -> None:
     done, total, status = _run(tmp_path, "penta", 0, 100, True)
     assert 0 < done < total and status == "stopped"
-    config, store, _ = commands.register(tmp_path / "penta.toml", f"sqlite:///{tmp_path / 'arena.db'}")
-    stopper = commands.sprt_stopper(config, store)
-    assert stopper is not None and stopper() and stopper.decision == "H1"
+    store = open_store(f"sqlite:///{tmp_path / 'arena.db'}")
+    config, _ = service.register(tmp_path / "penta.toml", store)
+    check = SprtCheck.of(config)
+    assert check is not None and check(store.records(config.id)) == "H1"
 
 
 def test_undecided_test_plays_everything(tmp_path: Path) -> None:
@@ -77,6 +81,7 @@ def test_undecided_test_plays_everything(tmp_path: Path) -> None:
     file = tmp_path / "u.toml"
     file.write_text(file_deals.format(name="u", elo0=2900, elo1=3000, penta="false"))
     url = f"sqlite:///{tmp_path / 'arena.db'}"
-    commands.run(file, url, jobs=1, show_standings=False)
     store = open_store(url)
+    service.register(file, store)
+    service.run_embedded(url, "sprt-u", jobs=1)
     assert store.progress("sprt-u") == (6, 6) and store.tournament("sprt-u").status == "done"

@@ -24,8 +24,9 @@ for _p in (str(ROOT), str(SDK)):
 
 REDIS_PORT = int(os.environ.get("ARENA_TEST_REDIS_PORT", "0"))
 """Port of the tests' private redis-server; 0 (default) picks a free one per test."""
-VISIBILITY_TIMEOUT = 3
-"""Seconds: above the longest batch of these tests (well under 1 s each)."""
+VISIBILITY_TIMEOUT = 60
+"""Seconds before Redis redelivers an unacknowledged offer (liveness comes from
+the store's leases, not from redelivery)."""
 
 
 def _free_port() -> int:
@@ -102,17 +103,18 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
 
 
 class Worker:
-    """One ``celery -A workers.celery worker`` process (its own session, so the
-    whole worker, parent and pool children, can be killed at once)."""
+    """One ``arena worker`` process (a Celery worker and its conductor loop), in its
+    own session, so the whole worker (wrapper, Celery parent and pool children)
+    can be killed at once."""
 
     def __init__(self, name: str, env: dict[str, str], log: Path, concurrency: int = 1) -> None:
         self.name = name
         self.log = log
         self._fp = open(log, "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "-P", "prefork",
-             "-c", str(concurrency), "-n", f"{name}@%h", "-l", "info", "--without-gossip",
-             "--without-mingle", "--without-heartbeat"],
+            [sys.executable, "-m", "arena", "worker", "-c", str(concurrency), "-l", "info",
+             "-P", "prefork", "-n", f"{name}@%h", "--without-gossip", "--without-mingle",
+             "--without-heartbeat"],
             env=env, cwd=str(ROOT), stdout=self._fp, stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait_ready(self, timeout: float = 30.0) -> None:
@@ -125,8 +127,18 @@ class Worker:
             time.sleep(0.05)
         raise RuntimeError(f"worker {self.name} not ready:\n{self.log.read_text(errors='replace')[-3000:]}")
 
+    def celery_pid(self) -> int:
+        """The Celery worker's main process (the child of ``arena worker``)."""
+        kids = sorted(children(self.proc.pid))
+        assert kids, f"worker {self.name} has no celery process"
+        return kids[0]
+
+    def pool_pids(self) -> set[int]:
+        """The Celery pool processes."""
+        return children(self.celery_pid())
+
     def kill9(self) -> None:
-        """SIGKILL the whole worker: parent and pool processes."""
+        """SIGKILL the whole worker: wrapper, parent and pool processes."""
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -137,7 +149,7 @@ class Worker:
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(10)
+                self.proc.wait(15)
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 pass
         if self.proc.poll() is None:
@@ -149,11 +161,25 @@ class Worker:
         self._fp.close()
 
 
+def children(pid: int) -> set[int]:
+    """The child processes of ``pid`` (Linux ``/proc``)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return set()
+    return {int(x) for x in text.split()}
+
+
+TEST_SETTINGS = {"ARENA_LEASE_SECONDS": "3", "ARENA_HEARTBEAT_SECONDS": "0.5",
+                 "ARENA_CONDUCTOR_INTERVAL": "0.5", "ARENA_RETRY_BACKOFF_SECONDS": "0.2"}
+"""Short leases and passes for the fault tests (the drills use the defaults)."""
+
+
 def worker_env(redis_url: str, store_url: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(ARENA_REDIS_URL=redis_url, ARENA_STORE_URL=store_url,
                ARENA_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT), ARENA_UNACKED_RESTORE_INTERVAL="1",
-               ARENA_UNACKED_RESTORE_THROTTLE="1")
+               ARENA_UNACKED_RESTORE_THROTTLE="1", **TEST_SETTINGS)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "tests"), str(SDK),
                                          env.get("PYTHONPATH", "")])
     return env

@@ -1,9 +1,10 @@
-"""Executors with real processes: embedded processes, ``celery worker`` processes
-on a private Redis, a gateway and an SDK bot process.
+"""Executors with real processes: embedded processes, ``arena worker`` processes
+(Celery + conductor) on a private Redis, a gateway and an SDK bot process.
 
-* the same tournament gives the same records embedded and on 2 Celery workers;
-* kill -9 of a whole worker mid-tournament: it completes, each match recorded once;
-* Redis restarted mid-tournament: it resumes and completes, each match once;
+* the same tournament gives the same records embedded and on 2 Celery workers,
+  and it finishes by itself (status ``done``, rating history written);
+* kill -9 of a whole worker mid-tournament: it finishes by itself, each match once;
+* Redis restarted mid-tournament: it finishes by itself, each match once;
 * a remote bot disconnecting mid-match: the match completes by the referee's policy
   with the fault in its record;
 * an embedded run stopped with Ctrl-C (SIGINT to its process group) resumes.
@@ -21,12 +22,37 @@ from typing import Any
 
 import pytest
 
-from arena.tournaments.commands import register
-from arena.tournaments.executors import CeleryExecutor, EmbeddedExecutor, open_store
 from arena.records.spec import MatchSpec, make_match_id
+from arena.tournaments import service
+from arena.tournaments.conductor import ConductorSettings
+from arena.tournaments.executors import EmbeddedExecutor, open_store
 from workers.celery import make_app
+from workers.dispatch import CeleryDispatcher
 
-from .conftest import ROOT, SDK, VISIBILITY_TIMEOUT, RedisServer, Worker, start_workers, tournament_file
+from .conftest import (ROOT, SDK, TEST_SETTINGS, VISIBILITY_TIMEOUT, RedisServer, Worker, start_workers, tournament_file)
+
+SETTINGS = ConductorSettings.from_env(TEST_SETTINGS)
+
+
+def register(file: Path, url: str) -> tuple[Any, Any, int]:
+    store = open_store(url)
+    config, added = service.register(file, store)
+    return config, store, added
+
+
+def submit(store: Any, tid: str, redis_url: str) -> None:
+    app = make_app(redis_url, store.url, VISIBILITY_TIMEOUT)
+    service.submit(store, tid, CeleryDispatcher(app, store_url=store.url), SETTINGS)
+
+
+def wait_finished(store: Any, tid: str, timeout: float) -> tuple[int, int]:
+    """Wait until the tournament finishes by itself (nobody but its workers acts)."""
+    end = time.monotonic() + timeout
+    while store.tournament(tid).status not in ("done", "stopped"):
+        assert time.monotonic() < end, (f"not finished after {timeout} s: "
+                                        f"{store.status_counts(tid)} {store.tournament(tid).status}")
+        time.sleep(0.1)
+    return store.progress(tid)
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -66,30 +92,22 @@ def _wait_status(store: Any, tid: str, status: str, timeout: float = 15) -> None
         time.sleep(0.05)
 
 
-def _children(pid: int) -> set[int]:
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return set()
-    return {int(x) for x in text.split()}
-
-
 def test_same_records_embedded_and_celery(tmp_path: Path, redis_server: RedisServer,
                                           workers: list[Worker]) -> None:
     file = tournament_file(tmp_path / "same.toml", "same", "bridge", deals=20)
     emb, cel = _url(tmp_path / "emb.db"), _url(tmp_path / "cel.db")
     config, store_e, _ = register(file, emb)
     assert EmbeddedExecutor(emb, 2).run(config.id) == (40, 40)
+    assert store_e.tournament(config.id).status == "done"
     start_workers(workers, 2, redis_server.url, cel, tmp_path)
     _, store_c, _ = register(file, cel)
-    app = make_app(redis_server.url, cel, VISIBILITY_TIMEOUT)
-    assert CeleryExecutor(app, cel, batch_size=3).run(config.id, timeout=60) == (40, 40)
+    submit(store_c, config.id, redis_server.url)
+    assert wait_finished(store_c, config.id, 60) == (40, 40)
     assert _summary(store_e, config.id) == _summary(store_c, config.id)
     _exactly_once(store_c, config.id)
-    _wait_status(store_c, config.id, "done")  # the chord's finalize ran
     played_by = {st.claimed_by for st in store_c.spec_states(config.id)}
     assert len(played_by) == 2, played_by  # both workers played
-    # finalize wrote the rating history; the same records give the same history
+    # finalizing wrote the rating history; the same records give the same history
     ruleset = next(iter(store_c.records(config.id))).ruleset
 
     def history(store: Any) -> list[tuple[str, float, int, str | None]]:
@@ -98,7 +116,7 @@ def test_same_records_embedded_and_celery(tmp_path: Path, redis_server: RedisSer
 
     end = time.monotonic() + 15
     while not history(store_c):
-        assert time.monotonic() < end, "finalize wrote no rating history"
+        assert time.monotonic() < end, "no rating history written"
         time.sleep(0.05)
     assert history(store_c) == history(store_e) and len(history(store_e)) >= 40
 
@@ -108,22 +126,21 @@ def test_kill9_worker_mid_tournament(tmp_path: Path, redis_server: RedisServer,
     url = _url(tmp_path / "kill.db")
     config, store, _ = register(tournament_file(tmp_path / "k.toml", "kill", "calypso", deals=50), url)
     w0, _w1 = start_workers(workers, 2, redis_server.url, url, tmp_path)
-    executor = CeleryExecutor(make_app(redis_server.url, url, VISIBILITY_TIMEOUT), url, batch_size=4)
-    executor.submit(config.id)
+    submit(store, config.id, redis_server.url)
     _wait_progress(store, config.id, 0.25)
     # kill while w0's pool process holds a match
     victim: str | None = None
     end = time.monotonic() + 10
     while victim is None and time.monotonic() < end:
-        pids = _children(w0.proc.pid)
+        pids = w0.pool_pids()
         for st in store.spec_states(config.id):
-            if st.status == "running" and st.claimed_by and int(st.claimed_by.rsplit(":", 1)[1]) in pids:
+            if st.status == "leased" and st.claimed_by and int(st.claimed_by.rsplit(":", 1)[1]) in pids:
                 victim = st.match_id
                 break
     assert victim is not None, "worker 0 never held a match"
-    killed = _children(w0.proc.pid) | {w0.proc.pid}
+    killed = w0.pool_pids() | {w0.celery_pid()}
     w0.kill9()
-    done, total = executor.wait(config.id, timeout=40)
+    done, total = wait_finished(store, config.id, 40)
     assert done == total, (done, total)
     _exactly_once(store, config.id)
     state = {st.match_id: st for st in store.spec_states(config.id)}[victim]
@@ -131,7 +148,6 @@ def test_kill9_worker_mid_tournament(tmp_path: Path, redis_server: RedisServer,
     # the test seeing it running and the kill landing.
     finished_by_victim = state.attempts == 1 and int(str(state.claimed_by).rsplit(":", 1)[1]) in killed
     assert state.attempts >= 2 or finished_by_victim, state
-    _wait_status(store, config.id, "done")
 
 
 def test_redis_restart_mid_tournament(tmp_path: Path, redis_server: RedisServer,
@@ -139,12 +155,11 @@ def test_redis_restart_mid_tournament(tmp_path: Path, redis_server: RedisServer,
     url = _url(tmp_path / "redis.db")
     config, store, _ = register(tournament_file(tmp_path / "r.toml", "rr", "calypso", deals=50), url)
     start_workers(workers, 2, redis_server.url, url, tmp_path)
-    executor = CeleryExecutor(make_app(redis_server.url, url, VISIBILITY_TIMEOUT), url, batch_size=4)
-    executor.submit(config.id)
+    submit(store, config.id, redis_server.url)
     _wait_progress(store, config.id, 0.25)
     before = store.progress(config.id)[0]
     redis_server.restart(down=1.0)
-    done, total = executor.wait(config.id, timeout=45)
+    done, total = wait_finished(store, config.id, 45)
     assert done == total, (done, total, before)
     assert before < total
     _exactly_once(store, config.id)
@@ -177,17 +192,16 @@ def test_remote_bot_disconnects_mid_match(tmp_path: Path, redis_server: RedisSer
         router = RedisRouter(redis_server.url)
         assert router.wait_connected("py-bot", 20)
         start_workers(workers, 1, redis_server.url, url, tmp_path)
-        executor = CeleryExecutor(make_app(redis_server.url, url, VISIBILITY_TIMEOUT), url)
-        executor.submit(tid)
+        submit(store, tid, redis_server.url)
         end = time.monotonic() + 20
-        while store.spec_states(tid)[0].status != "running":
+        while store.spec_states(tid)[0].status != "leased":
             assert time.monotonic() < end
             time.sleep(0.02)
         time.sleep(0.6)  # ~25 of the bot's 52 decisions (20 ms each + routing)
         assert store.progress(tid)[0] == 0, "the match ended before the disconnect"
         bot.kill()
         bot.wait(10)
-        done, total = executor.wait(tid, timeout=30)
+        done, total = wait_finished(store, tid, 30)
         assert (done, total) == (1, 1)
         record = store.record(spec.match_id)
         assert record is not None and record.terminal
@@ -213,9 +227,8 @@ def test_embedded_stop_and_resume(tmp_path: Path) -> None:
     config, store, _ = register(file, url)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    code = ("import sys; from arena.tournaments.commands import run; "
-            "run(sys.argv[1], sys.argv[2], 2, show_standings=False)")
-    proc = subprocess.Popen([sys.executable, "-c", code, str(file), url], env=env, cwd=str(tmp_path),
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", "run", str(file), "--store", url,
+                             "-j", "2"], env=env, cwd=str(tmp_path),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         _wait_progress(store, config.id, 0.2, timeout=40)
@@ -239,7 +252,7 @@ def test_embedded_stop_and_resume(tmp_path: Path) -> None:
 
 def test_celery_gauntlet_stops_when_the_sprt_decides(tmp_path: Path, redis_server: RedisServer,
                                                      workers: list[Worker]) -> None:
-    from arena.tournaments.commands import sprt_stopper
+    from arena.tournaments.rounds import SprtCheck
 
     file = tmp_path / "g.toml"
     file.write_text("""
@@ -269,11 +282,11 @@ bot = "random"
     url = _url(tmp_path / "g.db")
     config, store, _ = register(file, url)
     start_workers(workers, 2, redis_server.url, url, tmp_path)
-    CeleryExecutor(make_app(redis_server.url, url, VISIBILITY_TIMEOUT), url, batch_size=4).submit(config.id)
+    submit(store, config.id, redis_server.url)
     _wait_status(store, config.id, "stopped", timeout=60)
     done, total = store.progress(config.id)
     assert total == 120 and 0 < done < total
-    stopper = sprt_stopper(config, store)
-    assert stopper is not None and stopper() and stopper.decision == "H1"
+    check = SprtCheck.of(config)
+    assert check is not None and check(store.records(config.id)) == "H1"
     ids = [r.match_id for r in store.records(config.id)]
     assert len(ids) == len(set(ids))  # still exactly once

@@ -1,0 +1,198 @@
+"""Formats play in rounds: the :class:`Format` protocol, the registry, and the
+one-round formats (round robin, duplicate, gauntlet).
+
+A format is an object made from a tournament's config (:func:`make_format`) with
+
+``first_round(entrants)``
+    the specs of round 0;
+``next_round(tournament, records)``
+    the specs of the next round, computed from the stored records of the rounds
+    before (so a round is reproducible from the store and the seed), or ``None``
+    when the event is over;
+``standings(records)``
+    the standings from records;
+``stop_early(records)``
+    optional: a reason to end the event before its schedule is played (a
+    gauntlet's SPRT decision), else ``None``.
+
+The conductor (:mod:`arena.tournaments.conductor`) asks for the next round when
+every spec of the current one is done or has failed for good, and finalizes the
+tournament when ``next_round`` returns ``None``. Specs of round ``r`` carry
+``round = r`` and take the next free indexes (``make_match_id(tournament, index)``
+with ``index`` counting on from the earlier rounds), so match ids stay stable.
+
+Adding a format is one module with a :class:`Format` subclass decorated with
+:func:`register_format` (and its name in ``tournament.format``), plus an import of
+that module in :data:`_BUILTIN_MODULES` so the registry finds it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from arena.records.spec import MatchSpec
+from arena.tournaments.config import Entrant, TournamentConfig
+
+__all__ = ["Format", "TournamentView", "register_format", "make_format", "format_names",
+           "RoundRobinFormat", "DuplicateFormat", "GauntletFormat", "SprtCheck"]
+
+_REGISTRY: dict[str, type[Format]] = {}
+_BUILTIN_MODULES: tuple[str, ...] = ("arena.tournaments.rounds",)
+"""Modules whose import registers formats (a new format module adds itself here)."""
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    """What a format may know of a stored tournament when it pairs the next round."""
+
+    id: str
+    config: TournamentConfig
+    round: int
+    """The newest round added so far."""
+    specs: Sequence[MatchSpec]
+    """Every spec added so far, by index."""
+
+
+class Format(ABC):
+    """A tournament format (see the module docstring)."""
+
+    name: ClassVar[str]
+
+    def __init__(self, config: TournamentConfig) -> None:
+        self.config = config
+
+    @abstractmethod
+    def first_round(self, entrants: Sequence[Entrant]) -> list[MatchSpec]:
+        """The specs of round 0."""
+
+    def next_round(self, tournament: TournamentView, records: Iterable[Any]) -> list[MatchSpec] | None:
+        """The specs of the round after ``tournament.round``, or ``None`` when the
+        event is over (one-round formats: always ``None``)."""
+        return None
+
+    def standings(self, records: Iterable[Any]) -> Any:
+        """The :class:`~arena.tournaments.standings.Standings` from records."""
+        from arena.tournaments.standings import standings
+
+        return standings(self.config, records)
+
+    def stop_early(self, records: Iterable[Any]) -> str | None:
+        """A reason to stop before the schedule is played, or ``None``."""
+        return None
+
+
+F = TypeVar("F", bound=type[Format])
+
+
+def register_format(name: str) -> Callable[[F], F]:
+    """Class decorator: register a :class:`Format` under ``tournament.format = name``."""
+    def deco(cls: F) -> F:
+        cls.name = name
+        _REGISTRY[name] = cls
+        return cls
+    return deco
+
+
+def _load() -> None:
+    for module in _BUILTIN_MODULES:
+        importlib.import_module(module)
+
+
+def format_names() -> list[str]:
+    """Registered format names."""
+    _load()
+    return sorted(_REGISTRY)
+
+
+def make_format(config: TournamentConfig) -> Format:
+    """The format object of a config.
+
+    :raises ValueError: for an unregistered format name.
+    """
+    _load()
+    cls = _REGISTRY.get(config.format)
+    if cls is None:
+        raise ValueError(f"unknown tournament format {config.format!r}; known: {', '.join(sorted(_REGISTRY))}")
+    return cls(config)
+
+
+class _OneRound(Format):
+    """The whole schedule in round 0 (:func:`arena.tournaments.formats.expand`)."""
+
+    def first_round(self, entrants: Sequence[Entrant]) -> list[MatchSpec]:
+        from arena.tournaments.formats import expand
+
+        if [e.id for e in entrants] != [e.id for e in self.config.entrants]:
+            raise ValueError("a one-round format plays the config's entrants")
+        return expand(self.config)
+
+
+@register_format("round_robin")
+class RoundRobinFormat(_OneRound):
+    """Every table combination of the entrants, every deal, seats rotated."""
+
+
+@register_format("duplicate")
+class DuplicateFormat(_OneRound):
+    """Duplicate teams, pairs or seats (see :mod:`arena.tournaments.formats`)."""
+
+
+@register_format("gauntlet")
+class GauntletFormat(_OneRound):
+    """The candidate against each field entrant; with ``[gauntlet.sprt]`` it stops
+    as soon as the SPRT on the recorded results decides."""
+
+    def stop_early(self, records: Iterable[Any]) -> str | None:
+        check = SprtCheck.of(self.config)
+        if check is None:
+            return None
+        decision = check(records)
+        return None if decision is None else f"SPRT decided {decision} (LLR {check.llr:.3f}, " \
+            f"bounds {check.bounds[0]:.3f} .. {check.bounds[1]:.3f})"
+
+
+class SprtCheck:
+    """A gauntlet's SPRT over recorded results.
+
+    Each call refeeds the candidate's recorded results
+    (:func:`arena.tournaments.standings.sprt_results`) to a fresh
+    :class:`arena.ratings.Sprt` with the file's ``[gauntlet.sprt]`` settings (elo0,
+    elo1, alpha, beta, pentanomial) and returns the decision (``"H0"``/``"H1"``
+    value of :class:`arena.ratings.SprtDecision`) or ``None``. The LLR depends only on
+    the counts, so refeeding gives the sequential test's value at this point.
+    """
+
+    def __init__(self, config: TournamentConfig) -> None:
+        self.config = config
+        self.decision: str | None = None
+        self.llr = 0.0
+        self.bounds = (0.0, 0.0)
+
+    @classmethod
+    def of(cls, config: TournamentConfig) -> SprtCheck | None:
+        """The check of a gauntlet with ``[gauntlet.sprt]``, else ``None``."""
+        gauntlet = config.gauntlet
+        if config.format != "gauntlet" or gauntlet is None or not gauntlet.sprt:
+            return None
+        return cls(config)
+
+    def __call__(self, records: Iterable[Any]) -> str | None:
+        from arena.ratings import Sprt, SprtDecision, SprtFeeder
+        from arena.tournaments.standings import sprt_results
+
+        assert self.config.gauntlet is not None
+        params = dict(self.config.gauntlet.sprt)
+        sprt = Sprt(float(params.get("elo0", 0.0)), float(params.get("elo1", 5.0)),
+                    float(params.get("alpha", 0.05)), float(params.get("beta", 0.05)),
+                    pentanomial=bool(params.get("pentanomial", False)))
+        feeder = SprtFeeder(sprt, self.config.gauntlet.candidate)
+        for result in sprt_results(self.config, records):
+            feeder.add(result)
+        self.llr, self.bounds = sprt.llr, (sprt.lower, sprt.upper)
+        decided = sprt.decision != SprtDecision.CONTINUE
+        self.decision = sprt.decision.value if decided else None
+        return self.decision

@@ -1,0 +1,255 @@
+"""The tournament service: what the CLI, ``AdminService``, the workers and the
+dashboard call to create, run, submit, follow, retry and read tournaments.
+
+Plain functions over a :class:`arena.store.Store`, returning values (no printing:
+the rich presentation lives in :mod:`arena.cli`).
+
+* :func:`register` -- read a tournament file, ask its format for round 0 and store
+  it idempotently (running or submitting the same file again resumes it; another
+  content under the same id is refused).
+* :func:`run_embedded` -- play it on local processes until it finishes by itself.
+* :func:`submit` -- offer its work to the Celery workers (a conductor pass with a
+  dispatcher).
+* :func:`status` -- a :class:`TournamentStatus`: the state of every kind of match,
+  leases with owner and age, failures with reasons.
+* :func:`standings` -- from the stored records, with the missing matches listed.
+* :func:`export` -- the records as JSON Lines or, for bridge, PBN.
+* :func:`retry` -- re-open failed matches by hand.
+* :func:`ratings` -- the ratings of the tournament's records.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from arena.tournaments.conductor import Conductor, ConductorSettings, Dispatcher
+
+__all__ = ["register", "parse_file", "stored_config", "run_embedded", "submit", "status", "standings",
+           "export", "retry", "ratings", "TournamentStatus", "EmbeddedRun", "DEFAULT_STORE_URL",
+           "DEFAULT_REDIS_URL", "SCHEMA_VERSION"]
+
+DEFAULT_STORE_URL = os.environ.get("ARENA_STORE_URL", "sqlite:///arena.db")
+DEFAULT_REDIS_URL = os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0")
+SCHEMA_VERSION = 1
+"""Version of the JSON this module's values write (``status --json``)."""
+
+
+def parse_file(file: str | Path) -> tuple[Any, dict[str, Any]]:
+    """``(config, raw TOML document)`` of a tournament file.
+
+    :raises arena.tournaments.config.ConfigError: for an invalid file.
+    """
+    from arena.tournaments.config import ConfigError, parse_config
+
+    path = Path(file)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), f"invalid TOML: {exc}") from None
+    return parse_config(raw, source=str(path)), raw
+
+
+def register(file: str | Path, store: Any) -> tuple[Any, int]:
+    """Store the tournament of ``file`` with its first round (idempotent).
+
+    :returns: ``(config, specs added)``.
+    :raises arena.tournaments.config.ConfigError: for an invalid file.
+    :raises arena.store.SpecConflictError: if the id exists with another content.
+    """
+    from arena.tournaments.rounds import make_format
+
+    config, raw = parse_file(file)
+    specs = make_format(config).first_round(config.entrants)
+    added = store.add_tournament(config.id, config.name, config.game, raw, specs)
+    return config, added
+
+
+def stored_config(store: Any, tournament_id: str) -> Any:
+    """The :class:`~arena.tournaments.config.TournamentConfig` kept with a tournament."""
+    from arena.tournaments.config import parse_config
+
+    return parse_config(dict(store.tournament(tournament_id).config), source=f"store:{tournament_id}")
+
+
+@dataclass
+class EmbeddedRun:
+    """The outcome of :func:`run_embedded`."""
+
+    tournament_id: str
+    done: int
+    total: int
+    finished: str | None
+    """``done`` or ``stopped``; ``None`` if the run was interrupted."""
+    notes: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def run_embedded(store_url: str, tournament_id: str, jobs: int | None = None, *, router: Any = None,
+                 progress: Callable[[int, int], None] | None = None,
+                 stop: Callable[[], bool] | None = None,
+                 settings: ConductorSettings | None = None) -> EmbeddedRun:
+    """Play a stored tournament on local processes until it finishes by itself
+    (see :class:`~arena.tournaments.executors.EmbeddedExecutor`)."""
+    from arena.tournaments.executors import EmbeddedExecutor
+
+    executor = EmbeddedExecutor(store_url, jobs, router=router, settings=settings)
+    done, total = executor.run(tournament_id, progress=progress, stop=stop)
+    return EmbeddedRun(tournament_id, done, total, executor.finished, executor.notes, executor.errors)
+
+
+def submit(store: Any, tournament_id: str, dispatcher: Dispatcher,
+           settings: ConductorSettings | None = None) -> int:
+    """Offer a stored tournament's playable matches to the workers: one conductor
+    pass with ``dispatcher`` (the workers' conductors carry on from there).
+    Returns the number of offers sent."""
+    reports = Conductor(store, dispatcher, settings).reconcile(tournament_id)
+    return sum(r.offered for r in reports)
+
+
+@dataclass
+class TournamentStatus:
+    """Where a tournament stands (``arena tournament status``; ``to_dict`` for ``--json``)."""
+
+    tournament_id: str
+    name: str
+    game: str
+    status: str
+    """``pending``, ``running``, ``done`` or ``stopped``."""
+    round: int
+    total: int
+    counts: dict[str, int]
+    """Matches per state: ``pending``, ``leased``, ``done``, ``failed``."""
+    leased: list[dict[str, Any]]
+    """``{match_id, owner, age_s, expires_in_s, attempts}`` per leased match."""
+    failed: list[dict[str, Any]]
+    """``{match_id, attempts, error, final}`` per failed match (``final``: no attempts left)."""
+    waiting: int
+    """Pending matches waiting out a retry backoff."""
+    last_change: datetime | None
+    """The newest change of any match's state."""
+    finished_at: datetime | None
+
+    @property
+    def done(self) -> int:
+        return self.counts.get("done", 0)
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("done", "stopped")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["schema_version"] = SCHEMA_VERSION
+        d["done"] = self.done
+        d["finished"] = self.finished
+        for key in ("last_change", "finished_at"):
+            d[key] = None if d[key] is None else d[key].isoformat()
+        return d
+
+
+def status(store: Any, tournament_id: str, settings: ConductorSettings | None = None) -> TournamentStatus:
+    """The :class:`TournamentStatus` of a tournament (reads only the store).
+
+    :raises arena.store.TournamentNotFoundError: for an unknown id.
+    """
+    from arena.store.models import utcnow
+
+    settings = settings or ConductorSettings.from_env()
+    info = store.tournament(tournament_id)
+    states = store.spec_states(tournament_id)
+    now = utcnow()
+    counts = dict.fromkeys(("pending", "leased", "done", "failed"), 0)
+    leased, failed, waiting = [], [], 0
+    for st in states:
+        counts[st.status] = counts.get(st.status, 0) + 1
+        if st.status == "leased":
+            leased.append({"match_id": st.match_id, "owner": st.claimed_by,
+                           "age_s": round((now - st.claimed_at).total_seconds(), 1) if st.claimed_at else None,
+                           "expires_in_s": round((st.lease_expires - now).total_seconds(), 1)
+                           if st.lease_expires else None, "attempts": st.attempts})
+        elif st.status == "failed":
+            failed.append({"match_id": st.match_id, "attempts": st.attempts, "error": st.error or "",
+                           "final": st.attempts >= settings.max_attempts})
+        elif st.status == "pending" and st.not_before is not None and st.not_before > now:
+            waiting += 1
+    last = max((st.updated for st in states), default=None)
+    return TournamentStatus(tournament_id, info.name, info.game, info.status, info.round, len(states),
+                            counts, leased, failed, waiting, last, info.finished)
+
+
+def standings(store: Any, tournament_id: str) -> Any:
+    """The :class:`~arena.tournaments.standings.Standings` from the stored records;
+    ``details["missing"]`` lists the matches without a record and why."""
+    from arena.tournaments.rounds import make_format
+
+    config = stored_config(store, tournament_id)
+    st = make_format(config).standings(store.records(tournament_id))
+    missing = [{"match_id": s.match_id, "status": s.status, "reason": s.error or s.status}
+               for s in store.spec_states(tournament_id) if s.status != "done"]
+    st.details["missing"] = missing
+    st.expected = max(st.expected, len(store.spec_states(tournament_id)))
+    return st
+
+
+def export(store: Any, tournament_id: str, fp: IO[str], fmt: str = "jsonl") -> int:
+    """Write a tournament's records to ``fp`` as JSON Lines (``fmt="jsonl"``) or, for
+    bridge, PBN (``fmt="pbn"``: every record replayed to its deal, auction and play,
+    games separated by a blank line). Returns the number of records.
+
+    :raises ValueError: for an unknown format, or PBN of a game other than bridge.
+    """
+    from arena.records.record import dumps
+
+    if fmt not in ("jsonl", "pbn"):
+        raise ValueError(f"unknown export format {fmt!r}: jsonl or pbn")
+    info = store.tournament(tournament_id)
+    if fmt == "pbn" and info.game != "bridge":
+        raise ValueError(f"PBN export is for bridge; {tournament_id} is {info.game}")
+    n = 0
+    if fmt == "jsonl":
+        for record in store.records(tournament_id):
+            fp.write(dumps(record) + "\n")
+            n += 1
+        return n
+    from arena.match.replay import replay_record
+    from arena.records import pbn
+
+    for record in store.records(tournament_id):
+        seats = list(record.seats)
+        tags = {"Event": tournament_id, "Site": "arena", "Round": record.match_id}
+        if len(seats) == 4:
+            tags.update(North=seats[0], East=seats[1], South=seats[2], West=seats[3])
+        text = pbn.dumps([replay_record(record)], **tags)
+        fp.write(("\n" if n else "") + text.rstrip("\n") + "\n")
+        n += 1
+    return n
+
+
+def retry(store: Any, tournament_id: str) -> int:
+    """Re-open every failed match by hand (attempts start again); a finished
+    tournament becomes unfinished again, so conductors (or a rerun) play them.
+    Returns how many matches were re-opened."""
+    n = store.retry_failed(tournament_id)
+    if n and store.tournament(tournament_id).status in ("done", "stopped"):
+        store.reopen_tournament(tournament_id)
+    return int(n)
+
+
+def ratings(store: Any, tournament_id: str, *, system: str = "elo") -> dict[str, Any]:
+    """The ratings of a tournament's records per ruleset
+    (:func:`arena.ratings.records.rate_records`)."""
+    from arena.ratings.records import rate_records
+
+    config = stored_config(store, tournament_id)
+    return dict(rate_records(list(store.records(tournament_id)), system=system, game=config.game))
+
+
+def records_of(store: Any, tournament_id: str) -> Iterable[Any]:
+    """The stored records of a tournament (by match id)."""
+    return store.records(tournament_id)

@@ -280,15 +280,9 @@ def _attachment(filename: str) -> dict[str, str]:
 
 
 def _pbn(records: list[MatchRecord], *, event: str) -> str:
-    from arena.match.replay import replay_record
-    from arena.records import pbn
+    from arena.records.pbn import dumps_records
 
-    blocks = []
-    for r in records:
-        state = replay_record(r)
-        names = {k: r.seats[i] for i, k in enumerate(("North", "East", "South", "West")) if i < len(r.seats)}
-        blocks.append(pbn.dumps([state], Event=event, Site="arena", **names).rstrip("\n"))
-    return "\n\n".join(blocks) + ("\n" if blocks else "")
+    return dumps_records(records, Event=event, Site="arena")
 
 
 def _details_tables(details: dict[str, Any]) -> list[dict[str, Any]]:

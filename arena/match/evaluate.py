@@ -15,7 +15,13 @@ from every unit, and the luck of the deal cancels.
 
 Deal ``i`` uses seed ``derive_seed(seed, "deal", i)`` in every rotation. Bots are
 made fresh for every match (``make_bot`` with a seed derived from the deal and
-rotation), so no bot remembers one rotation in the next.
+rotation), so no bot remembers one rotation in the next. Duplicate bridge plays
+deal ``i`` as board ``i + 1`` (``init={"board": i + 1}``, as tournaments do):
+dealer and vulnerability follow the board number.
+
+With ``jobs > 1`` the deals are played in worker processes; the records come
+back and the final states are rebuilt from them in this process (replayed
+through the engine), so every result has its state whatever ``jobs`` is.
 
 Statistics
 ----------
@@ -46,8 +52,11 @@ from arena.core.state import Game
 from arena.games import get_game
 from arena.match.referee import DEFAULT_DEADLINE_MS, MatchResult, run_match
 
-__all__ = ["Interval", "EntrantStats", "DealResult", "Comparison", "compare_bots", "mean_interval",
-           "seating"]
+__all__ = ["SCHEMA_VERSION", "Interval", "EntrantStats", "DealResult", "Comparison", "compare_bots",
+           "deal_init", "mean_interval", "seating"]
+
+SCHEMA_VERSION = 1
+"""Version of :meth:`Comparison.to_dict`'s layout (``arena play --json``)."""
 
 
 @dataclass(frozen=True)
@@ -150,11 +159,18 @@ class Comparison:
     results: list[DealResult]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (without the match records)."""
-        def iv(x: Interval | None) -> dict[str, float] | None:
-            return None if x is None else {"mean": x.mean, "low": x.low, "high": x.high, "n": x.n}
+        """JSON-ready summary (without the match records): strict JSON, ``None``
+        (``null``) wherever a figure is undefined (an interval of one deal, no deals),
+        never NaN or infinity; ``schema_version`` is :data:`SCHEMA_VERSION`."""
+        def num(x: float | None) -> float | None:
+            return None if x is None or not math.isfinite(x) else x
+
+        def iv(x: Interval | None) -> dict[str, float | None] | None:
+            return None if x is None else {"mean": num(x.mean), "low": num(x.low), "high": num(x.high),
+                                           "n": x.n}
 
         return {
+            "schema_version": SCHEMA_VERSION,
             "game": self.game, "ruleset": self.ruleset, "deals": self.deals,
             "rotations": self.rotations, "faults": self.faults,
             "entrants": [{"name": e.name, "units": e.units, "score": iv(e.score),
@@ -162,14 +178,29 @@ class Comparison:
                          for e in self.entrants],
             "margin": iv(self.margin), "points": iv(self.points),
             "point_margin": iv(self.point_margin),
-            "per_deal": [{"deal": d.deal, "scores": d.scores, "wins": d.wins, "margin": d.margin,
-                          "points": d.points, "point_margin": d.point_margin} for d in self.results],
+            "per_deal": [{"deal": d.deal, "scores": [num(x) for x in d.scores], "wins": [num(x) for x in d.wins],
+                          "margin": num(d.margin), "points": num(d.points),
+                          "point_margin": num(d.point_margin)} for d in self.results],
         }
+
+
+def deal_init(game: Game, deal: int) -> dict[str, Any]:
+    """Extra ``new_initial_state`` arguments of deal ``deal`` (0-based): duplicate
+    bridge plays it as board ``deal + 1``; other games need none.
+
+    >>> from arena.games import get_game
+    >>> deal_init(get_game("bridge"), 4), deal_init(get_game("calypso"), 4)
+    ({'board': 5}, {})
+    """
+    if game.name == "bridge" and game.options.get("scoring") == "duplicate":
+        return {"board": deal + 1}
+    return {}
 
 
 def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: int,
                deadline_ms: float, tag: str) -> DealResult:
     k = len(bots)
+    init = deal_init(game, deal)
     n = game.num_players
     units, rotations = seating(game, k)
     deal_seed = derive_seed(seed, "deal", deal)
@@ -181,9 +212,9 @@ def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: 
         seat_entrant = _assignment(units, k, r, n)
         agents = [make_bot(game.name, bots[e], seed=derive_seed(bot_seed, deal, r, s))
                   for s, e in enumerate(seat_entrant)]
-        result = run_match(game, agents, seed=deal_seed, match_id=f"{tag}-d{deal}-r{r}",
+        result = run_match(game, agents, seed=deal_seed, init=init, match_id=f"{tag}-d{deal}-r{r}",
                            bot_names=[bots[e] for e in seat_entrant], deadline_ms=deadline_ms,
-                           tags={"deal": deal, "rotation": r, "group": f"{tag}-d{deal}"})
+                           tags={"deal": deal, "rotation": r, "group": f"{tag}-d{deal}", **init})
         matches.append(result)
         returns = result.record.returns
         seat_points = game.match_points(result.state)
@@ -231,11 +262,16 @@ def compare_bots(game: Game, bots: Sequence[str], *, deals: int, seed: int = 0, 
     """Play ``deals`` seeded deals in every rotation of ``bots`` and summarize.
 
     :param bots: built-in bot names, one per entrant (see the module docstring).
-    :param jobs: worker processes (1 plays in this process and keeps final states).
+    :param jobs: worker processes (the final states are rebuilt from the records).
     :param progress: called after each deal.
-    :raises ValueError: unknown bot, or more entrants than units.
+    :raises ValueError: unknown bot, fewer than two entrants or more entrants than
+        units, or a number of deals below 1.
     """
     k = len(bots)
+    if deals < 1:
+        raise ValueError(f"the number of deals must be at least 1, got {deals}")
+    if k < 2:
+        raise ValueError(f"a match needs at least two entrants, got {k}: {', '.join(bots) or 'none'}")
     units, rotations = seating(game, k)
     for b in set(bots):
         make_bot(game.name, b)  # fail early on an unknown name
@@ -247,6 +283,11 @@ def compare_bots(game: Game, bots: Sequence[str], *, deals: int, seed: int = 0, 
         faults += sum(len(m.record.faults) for m in res.matches)
         if not keep_matches:
             res.matches = []
+        for m in res.matches:
+            if m.state is None:  # played in a worker process: rebuild the state from the record
+                from arena.match.replay import replay_record
+
+                m.state = replay_record(m.record)
         results.append(res)
         if progress:
             progress(res)

@@ -7,26 +7,38 @@ Elo (:mod:`arena.ratings.comparisons`: ``1/(n-1)`` per pair of a table,
 partnerships as sides, duplicate deals compared seat by seat); draws count as
 half a win (Ordo's choice: draws carry no extra information about strength).
 
-Prior (BayesElo's default of 2 virtual draws): each player gets about
-``prior`` virtual draws, spread over its opponents in proportion to the games
-played against each (``CCondensedResults::AddPrior``); it keeps perfect
-winners finite and shrinks ratings from few games. ``prior=0`` gives the plain
-maximum-likelihood estimate (which does not exist for a perfect score).
+Prior (BayesElo's ``prior``, default 2): each player gets ``prior`` virtual
+draws, spread over its opponents in proportion to the games played against each
+(``CCondensedResults::AddPrior``), and, as in BayesElo, a virtual draw weighs as
+one win plus one loss (two games scored 1/2). So ``prior=2`` adds four half-point
+games to a lone pair, and a 3-1 score fits ``400 log10(5/3) = 88.74`` Elo, what
+BayesElo 0058 prints for it. The prior keeps perfect winners finite and shrinks
+ratings from few games. ``prior=0`` gives the plain maximum-likelihood estimate
+(which does not exist for a perfect score).
 
 Fitting aggregates identical comparisons first (one row per pair of sides,
 with total weight and total score), then runs Newton's method on the
 log-likelihood with the full Hessian, so a million results cost little more
 than counting them. Ratings are reported relative to the pool mean (``offset``
 is the mean) or to an ``anchor`` bot rated ``offset``. Intervals: the
-covariance is the inverse Hessian (BayesElo's ``covariance``), the interval
-half-width ``z * sd`` (95% by default), and the likelihood of superiority
-``LOS[i, j] = Φ((R_i - R_j) / sd(R_i - R_j))``.
+covariance is the inverse Hessian (BayesElo's ``covariance``) corrected for
+draws, the interval half-width ``z * sd`` (95% by default), and the likelihood of
+superiority ``LOS[i, j] = Φ((R_i - R_j) / sd(R_i - R_j))``.
+
+Draws: the logistic model counts a draw as half a win, and its Hessian assumes
+the variance of a win/loss outcome, ``p(1 - p)`` per game. A draw has less: a
+game's score ``s`` has variance ``p(1 - p) - E[s(1 - s)]`` (``1/4`` per draw),
+so the covariance is the sandwich ``H⁻¹ (H - Xᵀ diag(Σ w s(1-s)) X) H⁻¹``. With
+no draws (and no fractional scores) it is exactly ``H⁻¹``; with draws it agrees
+with a bootstrap of the same fit (and, for two players, with cutechess's
+``+/-`` for W/L/D counts) instead of being too wide by ``sqrt(1/(1 - d))`` for a
+draw rate ``d`` between equal players.
 
 >>> from arena.ratings.result import MatchResult
 >>> rs = [MatchResult("g@1", ["a", "b"], [1, 0])] * 3 + [MatchResult("g@1", ["b", "a"], [1, 0])]
 >>> fit = fit_bradley_terry(rs)
->>> fit.players, round(fit.rating("a") - fit.rating("b"), 1)
-(('a', 'b'), 120.4)
+>>> fit.players, round(fit.rating("a") - fit.rating("b"), 2)
+(('a', 'b'), 88.74)
 """
 
 from __future__ import annotations
@@ -51,6 +63,9 @@ __all__ = ["BTFit", "fit_bradley_terry", "fit_comparisons", "fit_pairs"]
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 """Elo points per unit of log-odds."""
+
+_DENSE_LIMIT = 1_000_000
+"""Design matrices with at most this many cells are fitted as dense arrays."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,7 +155,7 @@ class BTFit:
 
 
 def _aggregate_results(results: Iterable[MatchResult], ruleset: str | None) -> dict[Any, list[float]]:
-    """{(side a, side b): [weight, score of a]} with sides in canonical order."""
+    """{(side a, side b): [weight, score of a, sum of weight * s(1 - s)]} with sides in canonical order."""
     agg: dict[Any, list[float]] = {}
     ledger = DealLedger()
     seen_rs: str | None = ruleset
@@ -161,10 +176,11 @@ def _aggregate_results(results: Iterable[MatchResult], ruleset: str | None) -> d
                 a, b, s = b, a, 1.0 - s
             acc = agg.get((a, b))
             if acc is None:
-                agg[(a, b)] = [1.0, s]
+                agg[(a, b)] = [1.0, s, s * (1.0 - s)]
             else:
                 acc[0] += 1.0
                 acc[1] += s
+                acc[2] += s * (1.0 - s)
             continue
         for c in ledger.add(r):
             _add_comparison(agg, c)
@@ -175,9 +191,10 @@ def _add_comparison(agg: dict[Any, list[float]], c: Comparison) -> None:
     a, b, s = (c.a[0] if len(c.a) == 1 else c.a), (c.b[0] if len(c.b) == 1 else c.b), c.score
     if _key(a) > _key(b):
         a, b, s = b, a, 1.0 - s
-    acc = agg.setdefault((a, b), [0.0, 0.0])
+    acc = agg.setdefault((a, b), [0.0, 0.0, 0.0])
     acc[0] += c.weight
     acc[1] += c.weight * s
+    acc[2] += c.weight * s * (1.0 - s)
 
 
 def _key(side: Any) -> tuple[str, ...]:
@@ -204,13 +221,15 @@ def fit_bradley_terry(
         set of players, an unknown anchor, or no convergence.
     """
     agg = _aggregate_results(results, ruleset)
-    sides_a, sides_b, w, s = [], [], [], []
-    for (a, b), (ww, ss) in agg.items():
+    sides_a, sides_b, w, s, v = [], [], [], [], []
+    for (a, b), (ww, ss, vv) in agg.items():
         sides_a.append(_key(a))
         sides_b.append(_key(b))
         w.append(ww)
         s.append(ss)
-    return _fit_sides(sides_a, sides_b, np.array(w), np.array(s), prior, confidence, offset, anchor)
+        v.append(vv)
+    return _fit_sides(sides_a, sides_b, np.array(w), np.array(s), np.array(v), prior, confidence, offset,
+                      anchor)
 
 
 def fit_comparisons(
@@ -234,6 +253,7 @@ def fit_comparisons(
         [_key(b) for _, b in keys],
         np.array([agg[k][0] for k in keys]),
         np.array([agg[k][1] for k in keys]),
+        np.array([agg[k][2] for k in keys]),
         prior,
         confidence,
         offset,
@@ -256,7 +276,10 @@ def fit_pairs(
     """Vectorized fit of two-player games given as arrays of player indices.
 
     ``score[k]`` is player ``a[k]``'s score against ``b[k]`` (1, 0.5, 0 or any
-    fraction); ``names[i]`` names player ``i`` (default ``"0", "1", ...``).
+    fraction), counted ``weight[k]`` times; ``names[i]`` names player ``i``
+    (default ``"0", "1", ...``). A fractional score is one outcome of that value
+    (like a draw, it varies less than a win or a loss): give aggregated games as
+    rows of 1, 0.5 and 0 with their counts as weights, not as a mean score.
     Players without games are left out of the fit.
 
     :raises RatingError: on arrays of different lengths or as :func:`fit_bradley_terry`.
@@ -283,11 +306,13 @@ def fit_pairs(
     uniq, inv = np.unique(code, return_inverse=True)
     W = np.asarray(np.bincount(inv, weights=wt, minlength=uniq.size), dtype=np.float64)
     S = np.asarray(np.bincount(inv, weights=wt * sc, minlength=uniq.size), dtype=np.float64)
+    V = np.asarray(np.bincount(inv, weights=wt * sc * (1.0 - sc), minlength=uniq.size), dtype=np.float64)
     ua, ub = uniq // n, uniq % n
     used = np.unique(np.concatenate([ua, ub]))  # players without games are left out
     remap = np.full(n, -1, dtype=np.int64)
     remap[used] = np.arange(used.size)
-    return _fit_core([names[i] for i in used.tolist()], remap[ua], remap[ub], W, S, prior, confidence, offset, anchor)
+    return _fit_core([names[i] for i in used.tolist()], remap[ua], remap[ub], W, S, V, prior, confidence,
+                     offset, anchor)
 
 
 def _fit_sides(
@@ -295,6 +320,7 @@ def _fit_sides(
     sides_b: list[tuple[str, ...]],
     W: NDArray[np.float64],
     S: NDArray[np.float64],
+    V: NDArray[np.float64],
     prior: float,
     confidence: float,
     offset: float,
@@ -307,7 +333,7 @@ def _fit_sides(
     if all(len(x) == 1 for x in sides_a) and all(len(x) == 1 for x in sides_b):
         ua = np.array([idx[x[0]] for x in sides_a])
         ub = np.array([idx[x[0]] for x in sides_b])
-        return _fit_core(players, ua, ub, W, S, prior, confidence, offset, anchor)
+        return _fit_core(players, ua, ub, W, S, V, prior, confidence, offset, anchor)
     rows, cols, vals = [], [], []
     for u, (sa, sb) in enumerate(zip(sides_a, sides_b)):
         for p in sa:
@@ -319,7 +345,7 @@ def _fit_sides(
             cols.append(idx[p])
             vals.append(-1.0 / len(sb))
     X = sp.csr_matrix((vals, (rows, cols)), shape=(len(sides_a), len(players)))
-    return _fit_design(players, X, W, S, prior, confidence, offset, anchor)
+    return _fit_design(players, X, W, S, V, prior, confidence, offset, anchor)
 
 
 def _fit_core(
@@ -328,6 +354,7 @@ def _fit_core(
     ub: NDArray[np.int64],
     W: NDArray[np.float64],
     S: NDArray[np.float64],
+    V: NDArray[np.float64],
     prior: float,
     confidence: float,
     offset: float,
@@ -340,7 +367,7 @@ def _fit_core(
     cols = np.concatenate([ua, ub])
     vals = np.concatenate([np.ones(u), -np.ones(u)])
     X = sp.csr_matrix((vals, (rows, cols)), shape=(u, len(players)))
-    return _fit_design(players, X, W, S, prior, confidence, offset, anchor)
+    return _fit_design(players, X, W, S, V, prior, confidence, offset, anchor)
 
 
 def _fit_design(
@@ -348,6 +375,7 @@ def _fit_design(
     X: sp.csr_matrix,
     W: NDArray[np.float64],
     S: NDArray[np.float64],
+    V: NDArray[np.float64],
     prior: float,
     confidence: float,
     offset: float,
@@ -359,47 +387,57 @@ def _fit_design(
     if prior < 0:
         raise RatingError(f"prior must be non-negative, got {prior}")
     n = len(players)
-    absX = abs(X)
+    # Small problems (the usual leaderboard) run faster dense: sparse overhead dominates.
+    Xm: Any = X.toarray() if X.shape[0] * n <= _DENSE_LIMIT else X
+    dense = isinstance(Xm, np.ndarray)
     # Real games and scores per player (a side's comparison counts for each member).
-    member = (absX > 0).astype(float)
-    games = member.T @ W
-    pos = (X > 0).astype(float)
-    neg = (X < 0).astype(float)
+    member: Any = (Xm != 0).astype(float) if dense else (abs(X) > 0).astype(float)
+    games = np.asarray(member.T @ W, dtype=float)
+    pos: Any = (Xm > 0).astype(float)
+    neg: Any = (Xm < 0).astype(float)
     scores = pos.T @ S + neg.T @ (W - S)
     # Connectivity of the comparison graph.
-    adj = (member.T @ member).tocsr()
-    ncomp, _ = connected_components(adj, directed=False)
+    adj = member.T @ member
+    ncomp, _ = connected_components(sp.csr_matrix(adj) if dense else adj.tocsr(), directed=False)
     if ncomp > 1:
         raise RatingError(f"the results form {ncomp} unconnected groups of players; fit each separately")
     # BayesElo-style prior: virtual draws spread in proportion to games played.
     if prior > 0:
-        share = member.multiply(1.0 / np.maximum(np.asarray(member.sum(axis=1)).ravel(), 1.0)[:, None])
+        per_member = 1.0 / np.maximum(np.asarray(member.sum(axis=1)).ravel(), 1.0)
+        # ``prior`` virtual draws per player, each one win plus one loss (BayesElo).
         per_player = prior / 2.0 / np.maximum(games, 1e-300)
-        v = W * np.asarray(share @ per_player).ravel() * 2.0
+        v = W * np.asarray(member @ per_player).ravel() * per_member * 4.0
         Wp, Sp = W + v, S + v / 2.0
     else:
         Wp, Sp = W, S
     theta = np.zeros(n)
     ones = np.ones((n, n))
 
+    def gram(weights: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``Xᵀ diag(weights) X`` as a dense array."""
+        if isinstance(Xm, np.ndarray):
+            out: NDArray[np.float64] = (Xm.T * weights) @ Xm
+            return out
+        return np.asarray((Xm.T @ sp.diags(weights) @ Xm).todense())
+
     def loglik(t: NDArray[np.float64]) -> float:
-        z = X @ t
+        z = Xm @ t
         return float(np.sum(Sp * -np.logaddexp(0.0, -z) + (Wp - Sp) * -np.logaddexp(0.0, z)))
 
     ll = loglik(theta)
     it = 0
     hess = np.eye(n)
     for it in range(1, max_iter + 1):
-        z = X @ theta
+        z = Xm @ theta
         p = expit(z)
-        grad = X.T @ (Sp - Wp * p)
-        d = Wp * p * (1.0 - p)
-        hess = np.asarray((X.T @ sp.diags(d) @ X).todense())
+        grad = Xm.T @ (Sp - Wp * p)
+        hess = gram(Wp * p * (1.0 - p))
         c = max(float(np.mean(np.diag(hess))), 1e-12) / n
         try:
             step = scipy.linalg.solve(hess + c * ones, grad, assume_a="pos")
         except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
-            raise RatingError("the fit diverged (a perfect score with prior=0?)") from None
+            raise RatingError("the fit diverged: some ratings cannot be told apart (partners who "
+                              "always play together?) or a perfect score with prior=0") from None
         t = 1.0
         while True:
             cand = theta + t * step
@@ -412,8 +450,12 @@ def _fit_design(
             break
     else:
         raise RatingError("the fit did not converge (a perfect score with prior=0?)")
+    p = expit(Xm @ theta)
+    hess = gram(Wp * p * (1.0 - p))
     c = max(float(np.mean(np.diag(hess))), 1e-12) / n
     inv = np.linalg.inv(hess + c * ones)
+    if np.any(V > 0):  # draws (or fractional scores) vary less than wins and losses: sandwich
+        inv = inv @ gram(np.clip(Wp * p * (1.0 - p) - V, 0.0, None)) @ inv
     J = np.eye(n) - 1.0 / n
     cov = J @ inv @ J * ELO_PER_NAT**2
     ratings = (theta - theta.mean()) * ELO_PER_NAT

@@ -6,6 +6,14 @@ the game's partnerships as teams and, for duplicate play, the deal group as
 seat by seat with each other, not with the luck of the deal. The group is the
 record's ``tags["group"]`` when present (``arena play`` and tournaments set it),
 else ``"<tournament_id>:<deal>"`` from the tags, else none.
+
+Players: a record names its seats by entrant (``heuristic-1``, ``heuristic-2``).
+With ``by_bot``, entrants that are the same bot (the record's ``tags["bots"]``,
+e.g. ``builtin:heuristic`` behind both) are rated as one player named by the bot
+(a bot is never compared with itself); an entrant whose bot is its own keeps its
+name. Ratings per game (:func:`rate_records`: ``arena ratings``, the dashboard,
+``GetRatings``) do this by default; :func:`results_from_records` (a
+tournament's own table, the stored rating history) rates entrants unless asked.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from arena.games import get_game
 from arena.ratings.result import MatchResult
 from arena.records.record import MatchRecord
 
-__all__ = ["RulesetRating", "deal_group", "rate_records", "results_from_records"]
+__all__ = ["RulesetRating", "deal_group", "rate_records", "results_from_records", "seat_players"]
 
 
 def deal_group(record: MatchRecord) -> str | None:
@@ -32,25 +40,63 @@ def deal_group(record: MatchRecord) -> str | None:
     return None
 
 
+def _seat_bots(record: MatchRecord) -> list[str] | None:
+    bots = record.tags.get("bots")
+    if isinstance(bots, list) and len(bots) == len(record.seats) and all(isinstance(b, str) and b for b in bots):
+        return list(bots)
+    return None
+
+
+def seat_players(records: Iterable[MatchRecord], *, by_bot: bool = True) -> list[list[str]]:
+    """Who is rated at each seat of each record (a list per record, in order).
+
+    A seat is rated as its entrant, except that with ``by_bot`` a bot behind two or
+    more entrants of a ruleset (``tags["bots"]``) is rated as one player named by
+    its bot reference; entrants with a bot of their own keep their names.
+
+    >>> from arena.records.record import MatchRecord
+    >>> r = MatchRecord("m", "g", "g@1", None, {}, {}, 1, [], ["h-1", "h-2", "r"],
+    ...                 tags={"bots": ["builtin:h", "builtin:h", "builtin:r"]})
+    >>> seat_players([r]), seat_players([r], by_bot=False)
+    ([['builtin:h', 'builtin:h', 'r']], [['h-1', 'h-2', 'r']])
+    """
+    records = list(records)
+    out = [list(r.seats) for r in records]
+    if not by_bot:
+        return out
+    entrants: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for r in records:
+        for seat, bot in zip(r.seats, _seat_bots(r) or []):
+            entrants[(r.ruleset, bot)].add(seat)
+    for i, r in enumerate(records):
+        bots = _seat_bots(r)
+        if bots is not None:
+            out[i] = [bot if len(entrants[(r.ruleset, bot)]) > 1 else seat
+                               for seat, bot in zip(r.seats, bots)]
+    return out
+
+
 def results_from_records(records: Iterable[MatchRecord], *, game: str | None = None,
-                         duplicate: bool = True) -> list[MatchResult]:
+                         duplicate: bool = True, by_bot: bool = False) -> list[MatchResult]:
     """Rating inputs for every finished record (of ``game``, if given).
 
     :param duplicate: use deal groups (seat-by-seat comparison) where records have them.
+    :param by_bot: rate entrants that are the same bot as one player (:func:`seat_players`).
     """
     teams_of: dict[tuple[str, str | None, str], list[list[int]]] = {}
     out = []
-    for r in records:
-        if not r.terminal or (game is not None and r.game != game):
-            continue
+    finished = [r for r in records if r.terminal and (game is None or r.game == game)]
+    players = seat_players(finished, by_bot=by_bot)
+    for r, names in zip(finished, players):
         key = (r.game, r.preset, repr(sorted(r.options.items())))
         if key not in teams_of:
             g = get_game(r.game, **({"preset": r.preset} if r.preset else {}), **r.options)
             teams_of[key] = g.teams()
         teams = teams_of[key]
         solo = all(len(t) == 1 for t in teams)
-        out.append(MatchResult.from_record(r, teams=None if solo else teams,
-                                           deal_id=deal_group(r) if duplicate else None))
+        out.append(MatchResult(r.ruleset, names, r.returns,
+                               teams=None if solo else teams,
+                               deal_id=deal_group(r) if duplicate else None, match_id=r.match_id))
     return out
 
 
@@ -74,7 +120,8 @@ class RulesetRating:
 
 
 def rate_records(records: Iterable[MatchRecord], *, system: str = "elo", game: str | None = None,
-                 ruleset: str | None = None, fit: bool = True) -> dict[str, RulesetRating]:
+                 ruleset: str | None = None, fit: bool = True,
+                 by_bot: bool = True) -> dict[str, RulesetRating]:
     """Rate finished records per ruleset: the one way ``arena ratings``, the
     dashboard, ``AdminService.GetRatings`` and the store's rating history do it.
 
@@ -84,6 +131,8 @@ def rate_records(records: Iterable[MatchRecord], *, system: str = "elo", game: s
     ruleset whose duplicate deal groups cannot be rated (:class:`RatingError`) is
     rated without them, said in ``notes``.
 
+    :param by_bot: rate entrants that are the same bot as one player (the default:
+        ratings per game); ``False`` rates every entrant on its own.
     :raises RatingError: for an unknown ``system``.
     """
     from arena.ratings.bradley_terry import fit_bradley_terry
@@ -100,12 +149,12 @@ def rate_records(records: Iterable[MatchRecord], *, system: str = "elo", game: s
     for label in sorted(by_ruleset):
         recs = by_ruleset[label]
         notes: list[str] = []
-        results = results_from_records(recs)
+        results = results_from_records(recs, by_bot=by_bot)
         rater = make_rater(kind)
         try:
             rater.record_all(results)
         except RatingError as exc:
-            results = results_from_records(recs, duplicate=False)
+            results = results_from_records(recs, duplicate=False, by_bot=by_bot)
             rater = make_rater(kind)
             rater.record_all(results)
             notes.append(f"duplicate deals not used: {exc}")

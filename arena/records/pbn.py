@@ -5,8 +5,13 @@ and writes them back, converts a PBN ``Deal`` tag into a deck the engine can dea
 and exports played :class:`~arena.games.bridge.BridgeState` deals.
 
 * :func:`loads` / :func:`load` -- text -> list of :class:`PbnGame` (tags in file order,
-  Auction and Play sections with their notes); errors raise :class:`DecodeError` with
-  the line and its number.
+  Auction and Play sections with their notes, supplemental sections' rows); tolerant
+  of comments anywhere, CRLF and inherited tags; a game that cannot be read is a
+  :class:`DecodeError` naming the game, its board and the line, and with
+  ``errors=[]`` the other games are still read.
+* :func:`dumps_records` / :func:`dump_records` -- bridge match records -> PBN (the one
+  writer behind ``arena play bridge --pbn``, ``arena export --format pbn`` and the
+  dashboard's download): every board with its number, the bots as players.
 * :func:`dumps` / :func:`dump` -- :class:`PbnGame` values or bridge states -> export
   text: the 15 mandatory tags in order, then ``Auction``, ``Play`` and the other tags
   alphabetically (``Score`` is among them); one game per blank-line-separated block.
@@ -33,6 +38,7 @@ end when the play is incomplete.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -44,7 +50,8 @@ from arena.games.bridge.calls import FIRST_BID, PASS, call_to_string, string_to_
 from arena.games.bridge.cardmasks import pbn_hand
 from arena.games.bridge.scoring import board_dealer, board_vulnerability, parse_contract
 
-__all__ = ["PbnGame", "MANDATORY_TAGS", "loads", "load", "dumps", "dump", "parse_deal",
+__all__ = ["PbnGame", "MANDATORY_TAGS", "SEAT_TAGS", "INHERITED_WITH_BOARD", "INHERITED_ALWAYS", "loads",
+           "load", "dumps", "dump", "dumps_records", "dump_records", "record_games", "parse_deal",
            "format_deal", "deal_from_pbn", "to_state", "from_state", "pbn_card"]
 
 MANDATORY_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
@@ -54,7 +61,6 @@ MANDATORY_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "So
 _SEATS = "NESW"
 _VUL_NAMES = {"NONE": (False, False), "LOVE": (False, False), "-": (False, False),
               "NS": (True, False), "EW": (False, True), "ALL": (True, True), "BOTH": (True, True)}
-_TAG_RE = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
 
 
 @dataclass
@@ -74,6 +80,13 @@ class PbnGame:
     """``Note`` values following the Auction section."""
     play_notes: list[str] = field(default_factory=list)
     """``Note`` values following the Play section."""
+    sections: dict[str, list[str]] = field(default_factory=dict)
+    """Data rows of supplemental sections by tag name (e.g. ``OptimumResultTable``),
+    whitespace-normalized; written back after their tag."""
+    inherited: list[str] = field(default_factory=list, compare=False)
+    """Tags whose values came from the previous game (``#`` or absent)."""
+    line: int = field(default=0, compare=False)
+    """Line number of the game's first line in the text it was read from."""
 
     def tricks(self) -> list[list[str]]:
         """The Play section's four card tokens per line (note references dropped)."""
@@ -177,83 +190,229 @@ def deal_from_pbn(text: str, dealer: int | str | None = None) -> list[str]:
 
 # -- reading ------------------------------------------------------------------------
 
-def loads(text: str) -> list[PbnGame]:
-    """Parse PBN text into games (``%`` comment lines and ``{...}`` comments skipped).
+_TAG_FIND = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_SUPPLEMENTAL = ("Auction", "Play")
 
-    :raises DecodeError: with the offending line and its number.
+INHERITED_WITH_BOARD = ("Deal", "Dealer", "Vulnerable")
+"""Tags a game without them takes from the previous game when its board is the same
+(or it has no Board): the other tables of a board, as results files list them."""
+INHERITED_ALWAYS = ("Event", "Site", "Date", "Scoring")
+"""Event-wide tags a game without them takes from the previous game."""
+
+
+def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
+    """``line`` without ``;`` and ``{...}`` comments (quotes respected); whether a
+    ``{`` comment is still open at its end."""
+    out: list[str] = []
+    i, n = 0, len(line)
+    quoted = False
+    while i < n:
+        ch = line[i]
+        if in_brace:
+            if ch == "}":
+                in_brace = False
+            i += 1
+            continue
+        if quoted:
+            out.append(ch)
+            if ch == "\\" and i + 1 < n:
+                out.append(line[i + 1])
+                i += 2
+                continue
+            if ch == '"':
+                quoted = False
+            i += 1
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch == ";":
+            break
+        elif ch == "{":
+            in_brace = True
+            out.append(" ")
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out), in_brace
+
+
+def _blocks(text: str) -> list[list[tuple[int, str]]]:
+    """The games' lines: (line number, text without comments), split at blank lines
+    (a blank line inside a ``{...}`` comment splits nothing); ``%`` lines dropped."""
+    blocks: list[list[tuple[int, str]]] = []
+    cur: list[tuple[int, str]] = []
+    in_brace = False
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        if not in_brace and raw.startswith("%"):
+            continue
+        if not in_brace and not raw.strip():
+            if cur:
+                blocks.append(cur)
+                cur = []
+            continue
+        line, in_brace = _strip_comments(raw, in_brace)
+        if line.strip():
+            cur.append((lineno, line.strip()))
+    if cur:
+        blocks.append(cur)
+    return blocks
+
+
+def _parse_block(lines: list[tuple[int, str]]) -> PbnGame:
+    g = PbnGame(line=lines[0][0])
+    section = ""
+    play_tokens: list[tuple[int, str]] = []
+    for lineno, line in lines:
+        pos = 0
+        rest: list[str] = []
+        for m in _TAG_FIND.finditer(line):
+            rest.append(line[pos:m.start()])
+            pos = m.end()
+            _data(g, section, " ".join(rest), lineno, play_tokens)
+            rest = []
+            name, value = m.group(1), m.group(2).replace('\\"', '"')
+            if name == "Note":
+                (g.play_notes if section == "Play" else g.auction_notes).append(value)
+                continue
+            if name in g.tags:  # PBN: a tag pair that already occurred is ignored
+                section = ""
+                continue
+            g.tags[name] = value
+            section = name
+        tail = line[pos:]
+        if "[" in tail and not _TAG_FIND.search(tail):
+            raise DecodeError("malformed tag line", line, lineno)
+        _data(g, section, tail, lineno, play_tokens)
+    _group_play(g, play_tokens)
+    return g
+
+
+def _data(g: PbnGame, section: str, text: str, lineno: int, play: list[tuple[int, str]]) -> None:
+    """Text after a tag: the Auction or Play section's tokens, or a supplemental
+    section's data rows (kept as written, e.g. the rows of an ``OptimumResultTable``)."""
+    text = text.strip()
+    if not text:
+        return
+    if section == "Auction":
+        g.auction.extend(text.split())
+    elif section == "Play":
+        play.extend((lineno, t) for t in text.split())
+    elif section:
+        g.sections.setdefault(section, []).append(" ".join(text.split()))
+    else:
+        raise DecodeError("text outside a tag or section", text, lineno)
+
+
+def _group_play(g: PbnGame, tokens: list[tuple[int, str]]) -> None:
+    """The Play section's tokens as tricks of four cards (notes kept with their card)."""
+    row: list[str] = []
+    count = 0
+    last = 0
+    for lineno, tok in tokens:
+        last = lineno
+        if tok == "*":
+            g.play_end = True
+            continue
+        if not _is_note(tok) and count == 4:
+            g.play.append(row)
+            row, count = [], 0
+        row.append(tok)
+        count += 0 if _is_note(tok) else 1
+    if row:
+        if count != 4:
+            raise DecodeError(f"a trick must hold four cards (- for an unknown one), got {count}",
+                              " ".join(row), last)
+        g.play.append(row)
+
+
+def _inherit(g: PbnGame, prev: PbnGame | None, lineno: int) -> None:
+    """Resolve ``#`` values and the tags taken from the previous game (see
+    :data:`INHERITED_WITH_BOARD` and :data:`INHERITED_ALWAYS`)."""
+    for name, value in list(g.tags.items()):
+        if value == "#":
+            if prev is None or name not in prev.tags:
+                raise DecodeError(f'tag {name} "#" but the previous game has no {name}', name, lineno)
+            g.tags[name] = prev.tags[name]
+            g.inherited.append(name)
+    if prev is None:
+        return
+    same_board = g.tags.get("Board", prev.tags.get("Board")) == prev.tags.get("Board")
+    for name in INHERITED_ALWAYS + (INHERITED_WITH_BOARD if same_board else ()):
+        if name not in g.tags and name in prev.tags:
+            g.tags[name] = prev.tags[name]
+            g.inherited.append(name)
+    if "Board" not in g.tags and "Board" in prev.tags and "Deal" in g.inherited:
+        g.tags["Board"] = prev.tags["Board"]
+        g.inherited.append("Board")
+
+
+def loads(text: str, *, errors: list[DecodeError] | None = None) -> list[PbnGame]:
+    """Parse PBN text into games.
+
+    Tolerant of what real files hold: ``%`` lines, ``;`` and ``{...}`` comments
+    anywhere (also after a tag on the same line, or across lines), CRLF line
+    ends, several tags on one line, a repeated tag in one game (ignored, as PBN
+    says), supplemental sections and their data rows (kept in
+    :attr:`PbnGame.sections`), tricks spread over lines, and inherited tags: a
+    ``"#"`` value is the previous game's, and a game without a Deal (Dealer,
+    Vulnerable) takes the previous game's when its board is the same.
+
+    :param errors: if given, a game that cannot be read is left out and its
+        :class:`DecodeError` (naming the game, its board and the line) appended
+        here, and reading goes on with the next game; otherwise the first error is raised.
+    :raises DecodeError: without ``errors``, for the first game that cannot be read.
     """
     games: list[PbnGame] = []
-    cur: PbnGame | None = None
-    section = ""
-    in_comment = False
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if in_comment:
-            if "}" in line:
-                in_comment = False
-                line = line[line.index("}") + 1:].strip()
-            else:
-                continue
-        if line.startswith("%") or line.startswith(";"):
+    prev: PbnGame | None = None
+    for index, block in enumerate(_blocks(text), 1):
+        try:
+            g = _parse_block(block)
+            _inherit(g, prev, block[0][0])
+        except DecodeError as exc:
+            board = _board_near(block)
+            where = f"game {index}" + (f" (Board {board})" if board else "")
+            failure = DecodeError(f"{where}: {exc.args[0]}", exc.line, exc.lineno)
+            if errors is None:
+                raise failure from None
+            errors.append(failure)
             continue
-        if line.startswith("{"):
-            if "}" not in line:
-                in_comment = True
-            continue
-        if not line:
-            if cur is not None and cur.tags:
-                games.append(cur)
-                cur = None
-            section = ""
-            continue
-        if cur is None:
-            cur = PbnGame()
-        if line.startswith("["):
-            m = _TAG_RE.match(line)
-            if not m:
-                raise DecodeError("malformed tag line", raw, lineno)
-            name, value = m.group(1), m.group(2)
-            if name == "Note":
-                (cur.play_notes if section == "Play" else cur.auction_notes).append(value)
-                continue
-            if name in cur.tags:
-                raise DecodeError(f"tag {name} repeated in one game", raw, lineno)
-            cur.tags[name] = value
-            section = name if name in ("Auction", "Play") else ""
-            continue
-        tokens = line.split()
-        if section == "Auction":
-            cur.auction.extend(tokens)
-        elif section == "Play":
-            if "*" in tokens:
-                cur.play_end = True
-                tokens = [t for t in tokens if t != "*"]
-            if tokens:
-                n = sum(1 for t in tokens if not _is_note(t))
-                if n != 4:
-                    raise DecodeError(f"a Play line must hold four cards, got {n}", raw, lineno)
-                cur.play.append(tokens)
-        else:
-            raise DecodeError("text outside a tag or section", raw, lineno)
-    if cur is not None and cur.tags:
-        games.append(cur)
+        if g.tags:
+            games.append(g)
+            prev = g
     return games
 
 
-def load(fp: IO[str]) -> list[PbnGame]:
-    """Read every game of an open text file."""
-    return loads(fp.read())
+def _board_near(block: list[tuple[int, str]]) -> str:
+    for _, line in block:
+        m = re.search(r'\[\s*Board\s+"([^"]*)"', line)
+        if m:
+            return m.group(1)
+    return ""
+
+
+def load(fp: IO[str], *, errors: list[DecodeError] | None = None) -> list[PbnGame]:
+    """Read every game of an open text file (see :func:`loads`)."""
+    return loads(fp.read(), errors=errors)
 
 
 # -- writing ------------------------------------------------------------------------
 
+def _tag_line(name: str, value: str) -> str:
+    return f'[{name} "{value.replace(chr(34), chr(92) + chr(34))}"]'
+
+
 def _game_lines(g: PbnGame) -> list[str]:
     lines = []
     for name in MANDATORY_TAGS:
-        lines.append(f'[{name} "{g.tags.get(name, "?")}"]')
+        lines.append(_tag_line(name, g.tags.get(name, "?")))
+        lines.extend(g.sections.get(name, []))
     rest = sorted(k for k in g.tags if k not in MANDATORY_TAGS)
     for name in rest:
-        lines.append(f'[{name} "{g.tags[name]}"]')
+        lines.append(_tag_line(name, g.tags[name]))
+        lines.extend(g.sections.get(name, []))
         if name == "Auction":
             row: list[str] = []
             count = 0
@@ -293,6 +452,68 @@ def dumps(items: Iterable[Any], *, newline: str = "\n", **tags: str) -> str:
 def dump(items: Iterable[Any], fp: IO[str], **kwargs: Any) -> None:
     """Write :func:`dumps` output to an open text file."""
     fp.write(dumps(items, **kwargs))
+
+
+# -- records ------------------------------------------------------------------------
+
+SEAT_TAGS = ("North", "East", "South", "West")
+"""The player tags, by seat (a record's ``seats[i]`` sits at ``SEAT_TAGS[i]``)."""
+
+
+def record_games(record: Any, *, id_tag: str | None = None, **tags: str) -> list[PbnGame]:
+    """The PBN games of one bridge match record, replayed through the engine: its
+    board's number, dealer and vulnerability, the bots' names as the players
+    (``seats[i]`` at North, East, South, West), then ``tags``.
+
+    :param id_tag: also write the record's ``match_id`` in this tag (e.g. ``"Round"``).
+    :raises ValueError: for a record of another game, or one that does not replay.
+    """
+    from arena.core.errors import ArenaError
+    from arena.match.replay import replay_record
+
+    if record.game != "bridge":
+        raise ValueError(f"{record.match_id}: PBN is for bridge, not {record.game}")
+    try:
+        state = replay_record(record)
+    except ArenaError as exc:
+        raise ValueError(f"{record.match_id}: does not replay: {exc}") from None
+    names = {SEAT_TAGS[i]: str(name) for i, name in enumerate(record.seats[:4])}
+    extra = dict(names, **tags)
+    if id_tag:
+        extra[id_tag] = str(record.match_id)
+    return from_state(state, **extra)
+
+
+def dumps_records(records: Iterable[Any], *, newline: str = "\n", id_tag: str | None = None,
+                  **tags: str) -> str:
+    """PBN text of bridge match records (:func:`record_games`), a blank line between games.
+
+    >>> dumps_records([])
+    ''
+    """
+    buf = io.StringIO()
+    dump_records(records, buf, newline=newline, id_tag=id_tag, **tags)
+    return buf.getvalue()
+
+
+def dump_records(records: Iterable[Any], fp: IO[str], *, newline: str = "\n", id_tag: str | None = None,
+                 **tags: str) -> int:
+    """Write bridge match records as PBN to an open text file, game by game (a blank
+    line between games, every line ending in ``newline``); returns the games written.
+
+    The one PBN writer for records: ``arena play bridge --pbn``, ``arena export
+    --format pbn`` and the dashboard's download.
+
+    :raises ValueError: as :func:`record_games`.
+    """
+    n = 0
+    for record in records:
+        for g in record_games(record, id_tag=id_tag, **tags):
+            if n:
+                fp.write(newline)
+            fp.write(newline.join(_game_lines(g)) + newline)
+            n += 1
+    return n
 
 
 # -- states -------------------------------------------------------------------------

@@ -465,6 +465,8 @@ class SessionHub:
         self.held: dict[str, _Held] = {}
         """Bots in their grace period (no stream; requests kept)."""
         self._breakers: dict[str, _Breaker] = {}
+        self.resent = 0
+        """Requests sent again on a bot's next stream (after a drop or a takeover)."""
         self._request_ids = itertools.count(1)
         self._session_ids = itertools.count(1)
 
@@ -490,6 +492,7 @@ class SessionHub:
                 if not pending.future.done():
                     session.submit(pending)
                     resent += 1
+            self.resent += resent
             if resent:
                 log.info("bot %s session %s: %d outstanding requests sent again", bot_id,
                          session.session_id, resent)

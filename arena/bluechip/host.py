@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import functools
 import logging
 import threading
 import time
@@ -239,7 +240,8 @@ class BlueChipHost:
         self._servers.append(server)
         self.port = server.sockets[0].getsockname()[1]
         for port, seat in self.config.seat_ports.items():
-            extra = await asyncio.start_server(lambda r, w, s=seat: self._accept(r, w, s), self.host_name, port)
+            extra = await asyncio.start_server(functools.partial(self._accept, port_seat=seat),
+                                               self.host_name, port)
             self._servers.append(extra)
             self.ports[extra.sockets[0].getsockname()[1]] = seat
 

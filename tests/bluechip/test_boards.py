@@ -53,3 +53,25 @@ def test_one_robot_at_a_table_of_built_in_bots(host: BlueChipHost) -> None:
     host.stop()
     robot.join(5)
     assert robot.error is None and robot.ended
+
+
+def test_tournament_hook_make_agent_on_the_process_host() -> None:
+    import pytest
+
+    import arena.bluechip as bc
+    from arena.bluechip.match import make_entrant
+
+    with pytest.raises(RuntimeError):
+        bc.make_agent("HOOK", 0)
+    host = bc.start_host("127.0.0.1:0", bc.HostConfig(connect_timeout=3).without_pauses())
+    try:
+        assert bc.current_host() is host
+        robot = Robot(host.port, "HOOK", "West").start()
+        agents = [make_entrant("random", s, host=None, seed=s) for s in range(4)]
+        agents[3] = bc.make_agent(bc.bluechip_team("bluechip:HOOK") or "", 3, opponents="random")
+        record = bc.run_match(GAME, agents, seed=9, init={"board": 4}, deadline_ms=5000).record
+        assert record.faults == [] and record.terminal
+    finally:
+        bc.stop_host()
+    robot.join(5)
+    assert robot.ended and robot.teams == 'Teams : N/S : "random" E/W : "HOOK"'

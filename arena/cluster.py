@@ -350,7 +350,7 @@ def up(run_dir: str | Path = DEFAULT_RUN_DIR, *, redis_url: str | None = None,
         names = [_worker_name(i + 1) for i in range(workers)]
         for i, name in enumerate(names):
             state.procs.append(_launch(f"worker-{i + 1}", [
-                sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "-l", "info",
+                sys.executable, "-m", "arena", "worker", "-l", "info",
                 "-c", str(concurrency), "-n", name, "--without-mingle", "--without-gossip"], run, env))
         state.save()
         host = settings.gateway_host

@@ -253,7 +253,7 @@ def test_compose_commands_ports_env(compose: dict[str, Any]) -> None:
             assert _published(svc) == {s.dashboard_port: s.dashboard_port}
             assert f"127.0.0.1:{s.dashboard_port}/healthz'" in svc["healthcheck"]["test"][-1]
         if name == "worker":
-            assert kind == "celery worker"
+            assert kind == "arena worker"  # Celery with a conductor loop
         if name == "flower":
             assert kind == "celery flower"
             assert set(_published(svc)) == {int(option(args, "--port"))}
@@ -371,7 +371,7 @@ def test_k8s_workloads(k8s: dict[tuple[str, str], dict[str, Any]], compose: dict
                       "visibility_timeout", "unacked_restore_interval", "unacked_restore_throttle",
                       "redis_url"):
             assert getattr(s, field) == getattr(cs, field), (name, field)
-    assert commands == {"gateway": "arena serve", "dashboard": "dashboard", "worker": "celery worker",
+    assert commands == {"gateway": "arena serve", "dashboard": "dashboard", "worker": "arena worker",
                         "flower": "celery flower"}
     hpa = k8s[("HorizontalPodAutoscaler", "worker")]
     assert hpa["apiVersion"] == "autoscaling/v2"

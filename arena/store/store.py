@@ -609,9 +609,10 @@ class Store:
         """The earliest ``not_before`` of a pending spec still waiting out its backoff."""
         m = MatchSpecRow
         with self._read() as conn:
-            return cast(datetime | None, conn.execute(select(func.min(m.not_before)).where(
+            ready: datetime | None = conn.execute(select(func.min(m.not_before)).where(
                 m.tournament_id == tournament_id, m.status == "pending",
-                m.not_before.is_not(None))).scalar_one())
+                m.not_before.is_not(None))).scalar_one()
+            return ready
 
     # -- records and results ------------------------------------------------
     def record_result(self, record: MatchRecord) -> bool:

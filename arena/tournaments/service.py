@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -249,7 +249,3 @@ def ratings(store: Any, tournament_id: str, *, system: str = "elo") -> dict[str,
     config = stored_config(store, tournament_id)
     return dict(rate_records(list(store.records(tournament_id)), system=system, game=config.game))
 
-
-def records_of(store: Any, tournament_id: str) -> Iterable[Any]:
-    """The stored records of a tournament (by match id)."""
-    return store.records(tournament_id)

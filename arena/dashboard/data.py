@@ -164,7 +164,7 @@ def compute_ratings(records: Iterable[MatchRecord]) -> dict[str, RulesetRatings]
     from arena.ratings.records import rate_records
 
     out: dict[str, RulesetRatings] = {}
-    for ruleset, rated in rate_records(records, system="elo").items():
+    for ruleset, rated in rate_records(records, system="elo", by_bot=True).items():  # one player per bot
         fit = rated.fit
         rows = ratings_table(rated.rater, ruleset, fit=fit)
         if fit is not None:

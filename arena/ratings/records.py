@@ -11,9 +11,10 @@ Players: a record names its seats by entrant (``heuristic-1``, ``heuristic-2``).
 With ``by_bot``, entrants that are the same bot (the record's ``tags["bots"]``,
 e.g. ``builtin:heuristic`` behind both) are rated as one player named by the bot
 (a bot is never compared with itself); an entrant whose bot is its own keeps its
-name. Ratings per game (:func:`rate_records`: ``arena ratings``, the dashboard,
-``GetRatings``) do this by default; :func:`results_from_records` (a
-tournament's own table, the stored rating history) rates entrants unless asked.
+name. Ratings per game do this by default (``arena ratings`` unless
+``--by-entrant``, the dashboard's ratings page); :func:`rate_records` and
+:func:`results_from_records` themselves rate entrants unless given ``by_bot=True``
+(a tournament's own table, the stored rating history).
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ class RulesetRating:
 
 def rate_records(records: Iterable[MatchRecord], *, system: str = "elo", game: str | None = None,
                  ruleset: str | None = None, fit: bool = True,
-                 by_bot: bool = True) -> dict[str, RulesetRating]:
+                 by_bot: bool = False) -> dict[str, RulesetRating]:
     """Rate finished records per ruleset: the one way ``arena ratings``, the
     dashboard, ``AdminService.GetRatings`` and the store's rating history do it.
 
@@ -131,8 +132,9 @@ def rate_records(records: Iterable[MatchRecord], *, system: str = "elo", game: s
     ruleset whose duplicate deal groups cannot be rated (:class:`RatingError`) is
     rated without them, said in ``notes``.
 
-    :param by_bot: rate entrants that are the same bot as one player (the default:
-        ratings per game); ``False`` rates every entrant on its own.
+    :param by_bot: rate entrants that are the same bot as one player (what ratings
+        per game want: ``arena ratings`` and the dashboard pass it); the default rates
+        every entrant on its own (a tournament's table, the stored rating history).
     :raises RatingError: for an unknown ``system``.
     """
     from arena.ratings.bradley_terry import fit_bradley_terry

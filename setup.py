@@ -8,6 +8,11 @@ modules are collected. ``pip install .``, ``pip wheel .`` and editable installs
 generated ``*_pb2.py``, ``*_pb2.pyi`` and ``*_pb2_grpc.py`` (gitignored) always
 match ``proto/``. grpcio-tools is pinned in ``[build-system] requires``.
 
+The wheel also carries the Python bot SDK, ``clients/python/arenabot`` (pure Python;
+its wire code falls back to the platform's ``arena.bot.v1``), so that ``pip install .``
+gives the README's "Writing a bot" everything it imports. An editable install does
+not: there, ``pip install -e clients/python`` (or ``PYTHONPATH=clients/python``).
+
 By hand (same code, no install): ``python setup.py build_py``, or
 ``python -c "import runpy; runpy.run_path('setup.py', run_name='codegen')['generate_protos']()"``.
 """
@@ -21,6 +26,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 PROTO_ROOT = ROOT / "proto"
 GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
+SDK_PACKAGE = ROOT / "clients" / "python" / "arenabot"
+"""The Python bot SDK, shipped in the platform's wheel as the package ``arenabot``."""
+
+
+def sdk_files(sdk: Path = SDK_PACKAGE) -> list[Path]:
+    """The SDK's modules (not its generated ``_wire`` copy nor caches), relative to ``sdk``."""
+    if not sdk.is_dir():
+        return []
+    return sorted(p.relative_to(sdk) for p in sdk.rglob("*")
+                  if p.is_file() and p.suffix in (".py", ".typed")
+                  and "_wire" not in p.relative_to(sdk).parts and "__pycache__" not in p.parts)
 
 
 def proto_files(proto_root: Path = PROTO_ROOT) -> list[Path]:
@@ -85,5 +101,9 @@ if __name__ == "__main__":
                         target = Path(self.build_lib) / path.relative_to(ROOT)
                         target.parent.mkdir(parents=True, exist_ok=True)
                         shutil.copyfile(path, target)
+                for rel in sdk_files():  # and the Python bot SDK
+                    target = Path(self.build_lib) / "arenabot" / rel
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(SDK_PACKAGE / rel, target)
 
     setup(cmdclass={"build_py": BuildPyWithProtos})

@@ -362,12 +362,31 @@ def serve_cmd(
     grace: float = typer.Option(5.0, "--grace", help="Seconds to finish open calls on shutdown."),
     event_loop: str = typer.Option("auto", "--event-loop", envvar="ARENA_GATEWAY_EVENT_LOOP",
                                    help="auto (uvloop when installed), asyncio or uvloop."),
+    tls_cert: Optional[Path] = typer.Option(None, "--tls-cert", envvar="ARENA_GATEWAY_TLS_CERT",
+                                            exists=True, dir_okay=False,
+                                            help="PEM certificate chain: serve TLS only (with --tls-key)."),
+    tls_key: Optional[Path] = typer.Option(None, "--tls-key", envvar="ARENA_GATEWAY_TLS_KEY",
+                                           exists=True, dir_okay=False,
+                                           help="PEM private key of --tls-cert."),
+    log_level: str = typer.Option("info", "--log-level",
+                                  help="debug, info, warning or error: stderr log of connects, "
+                                       "disconnects and failed authentications (info)."),
     db: Optional[Path] = typer.Option(None, "--db", hidden=True, help="Removed: bots live in the store."),
 ) -> None:
     """Run the gRPC gateway for external bots (and the dashboard) until Ctrl-C or SIGTERM."""
+    import logging
+
     from arena.gateway.server import GatewayConfig, serve
 
     _db_removed(db)
+    level = logging.getLevelName(log_level.upper())
+    if not isinstance(level, int):
+        raise typer.BadParameter(f"unknown level {log_level!r}", param_hint="--log-level")
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("arena").setLevel(level)
+    if (tls_cert is None) != (tls_key is None):
+        raise typer.BadParameter("give both --tls-cert and --tls-key (or neither)",
+                                 param_hint="--tls-cert/--tls-key")
     from arena.gateway.loop import event_loop_factory
 
     try:
@@ -386,7 +405,9 @@ def serve_cmd(
         threading.Thread(target=server.run, name="dashboard", daemon=True).start()
         err.print(f"dashboard on http://{dashboard_host}:{dashboard_port}/")
     serve(address, store_url=store_url, operator_token=operator_token, grace=grace,
-          config=GatewayConfig(redis_url=redis_url, tournament_jobs=jobs, event_loop=event_loop))
+          config=GatewayConfig(redis_url=redis_url, tournament_jobs=jobs, event_loop=event_loop,
+                               tls_cert=str(tls_cert) if tls_cert else None,
+                               tls_key=str(tls_key) if tls_key else None))
 
 
 tournament_app = typer.Typer(no_args_is_help=True, help="Run, submit, follow and retry tournaments.")

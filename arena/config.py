@@ -24,6 +24,11 @@ variable                                  meaning                               
 ``ARENA_GATEWAY_EVENT_LOOP``              the gateway's event loop: ``auto``     ``auto``
                                           (uvloop when installed), ``asyncio``,
                                           ``uvloop`` (``arena serve --event-loop``)
+``ARENA_GATEWAY_TLS_CERT``                PEM certificate chain: the gateway     none (plaintext)
+                                          serves TLS only (``arena serve
+                                          --tls-cert``; with the key)
+``ARENA_GATEWAY_TLS_KEY``                 PEM private key of that certificate    none
+                                          (``arena serve --tls-key``)
 ``ARENA_OPERATOR_TOKEN``                  token for AdminService calls           none (a random one is
                                           (a secret)                             logged at start)
 ``ARENA_DASHBOARD_HOST``                  address the dashboard binds            ``127.0.0.1``
@@ -70,6 +75,8 @@ ENV: dict[str, str] = {
     "redis_url": "ARENA_REDIS_URL",
     "gateway_address": "ARENA_GATEWAY_ADDRESS",
     "gateway_event_loop": "ARENA_GATEWAY_EVENT_LOOP",
+    "gateway_tls_cert": "ARENA_GATEWAY_TLS_CERT",
+    "gateway_tls_key": "ARENA_GATEWAY_TLS_KEY",
     "operator_token": "ARENA_OPERATOR_TOKEN",
     "dashboard_host": "ARENA_DASHBOARD_HOST",
     "dashboard_port": "ARENA_DASHBOARD_PORT",
@@ -100,6 +107,10 @@ class Settings:
     """``ARENA_GATEWAY_ADDRESS``: where ``arena serve`` listens (``0.0.0.0:50051`` in a container)."""
     gateway_event_loop: str = "auto"
     """``ARENA_GATEWAY_EVENT_LOOP``: ``auto`` (uvloop when installed), ``asyncio`` or ``uvloop``."""
+    gateway_tls_cert: str | None = None
+    """``ARENA_GATEWAY_TLS_CERT``: PEM certificate chain file; with the key the gateway serves TLS only."""
+    gateway_tls_key: str | None = None
+    """``ARENA_GATEWAY_TLS_KEY``: PEM private key file of that certificate."""
     operator_token: str | None = None
     """``ARENA_OPERATOR_TOKEN``: secret for AdminService calls."""
     dashboard_host: str = "127.0.0.1"
@@ -170,4 +181,5 @@ class Settings:
         (so Celery workers reach the bots connected to this gateway)."""
         from arena.gateway.server import GatewayConfig
 
-        return GatewayConfig(redis_url=self.redis_url)
+        return GatewayConfig(redis_url=self.redis_url, tls_cert=self.gateway_tls_cert,
+                             tls_key=self.gateway_tls_key)

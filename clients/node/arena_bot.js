@@ -8,10 +8,15 @@
 //   const { runBot } = require('./arena_bot');
 //   runBot({ target: '127.0.0.1:50051', token, decide: (req) => req.legal_actions[0].text });
 //
+// Over TLS (a gateway started with arena serve --tls-cert/--tls-key): tls: true trusts
+// the system's root certificates; caFile: 'cert.pem' trusts that PEM certificate (a CA,
+// or the gateway's self-signed certificate) and implies tls.
+//
 // decide(request) gets the DecisionRequest as a plain object (snake_case field
 // names, uint64 as strings, the observation under request[request.observation])
 // and returns an action id (number) or an action text (string), or a Promise of one.
 
+const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -30,10 +35,17 @@ function loadProtocol(protoDir = PROTO_DIR) {
   return grpc.loadPackageDefinition(definition).arena.bot.v1;
 }
 
+function channelCredentials({ tls = false, caFile = null } = {}) {
+  if (caFile) return grpc.credentials.createSsl(fs.readFileSync(caFile));
+  if (tls) return grpc.credentials.createSsl();
+  return grpc.credentials.createInsecure();
+}
+
 function runBot({ target, token, decide, name = 'node-bot', version = '0.1.0', maxConcurrent = 1,
-                  reconnect = true, initialBackoffMs = 100, maxBackoffMs = 30000, log = () => {} }) {
+                  reconnect = true, initialBackoffMs = 100, maxBackoffMs = 30000, log = () => {},
+                  tls = false, caFile = null }) {
   const proto = loadProtocol();
-  const client = new proto.BotService(target, grpc.credentials.createInsecure());
+  const client = new proto.BotService(target, channelCredentials({ tls, caFile }));
   let stopped = false;
   let backoff = initialBackoffMs;
   let call = null;
@@ -111,4 +123,4 @@ function runBot({ target, token, decide, name = 'node-bot', version = '0.1.0', m
   };
 }
 
-module.exports = { loadProtocol, runBot, PROTO_DIR };
+module.exports = { channelCredentials, loadProtocol, runBot, PROTO_DIR };

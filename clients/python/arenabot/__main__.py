@@ -4,6 +4,8 @@ Examples::
 
     python -m arenabot --target 127.0.0.1:50051 --token "$ARENA_BOT_TOKEN" --bot random
     python -m arenabot --bot mypackage.mybot:MyBot --max-concurrent 8
+    python -m arenabot --target arena.example.org:443 --tls --token "$ARENA_BOT_TOKEN"
+    python -m arenabot --target localhost:50051 --ca-file gateway-cert.pem --token ...
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import logging
 import os
 import sys
 
-from arenabot.bot import EVENT_LOOPS, Bot, BotStopped, event_loop_factory
+from arenabot.bot import EVENT_LOOPS, Bot, BotStopped, event_loop_factory, tls_credentials
 
 BUILTIN = {"random": "arenabot.examples.random_bot:RandomBot"}
 
@@ -45,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
                         default=os.environ.get("ARENABOT_EVENT_LOOP", "auto"),
                         help="auto (uvloop when installed), asyncio or uvloop "
                              "(default $ARENABOT_EVENT_LOOP or auto)")
+    parser.add_argument("--tls", action="store_true",
+                        help="connect over TLS, trusting the system's root certificates")
+    parser.add_argument("--ca-file", default=None,
+                        help="connect over TLS, trusting this PEM certificate (a CA or the gateway's "
+                             "self-signed certificate)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -60,7 +67,13 @@ def main(argv: list[str] | None = None) -> int:
         kwargs["seed"] = args.seed
     bot = cls(**kwargs)
     try:
-        bot.run(args.target, args.token, reconnect=not args.no_reconnect, event_loop=args.event_loop)
+        credentials = tls_credentials(args.ca_file) if args.tls or args.ca_file else None
+    except OSError as exc:
+        print(f"arenabot: cannot read --ca-file: {exc}", file=sys.stderr)
+        return 2
+    try:
+        bot.run(args.target, args.token, reconnect=not args.no_reconnect, event_loop=args.event_loop,
+                credentials=credentials)
     except BotStopped as exc:
         print(f"arenabot: {exc}", file=sys.stderr)
         return 2

@@ -24,7 +24,7 @@ import grpc
 from arenabot.wire import bot_pb2, bot_pb2_grpc
 
 __all__ = ["Bot", "BotStopped", "EVENT_LOOPS", "backoff_delays", "event_loop_factory", "legal_choices",
-           "observation_of"]
+           "observation_of", "tls_credentials"]
 
 log = logging.getLogger("arenabot")
 
@@ -52,6 +52,19 @@ def event_loop_factory(kind: str = "auto") -> Callable[[], asyncio.AbstractEvent
         else:
             return uvloop.new_event_loop  # type: ignore[no-any-return]
     return asyncio.new_event_loop
+
+
+def tls_credentials(ca_file: str | None = None) -> grpc.ChannelCredentials:
+    """Credentials for a gateway that serves TLS (``arena serve --tls-cert ... --tls-key ...``).
+
+    :param ca_file: PEM file of the certificate authority (or the self-signed
+        certificate) to trust; ``None``: the system's root certificates.
+    """
+    roots = None
+    if ca_file:
+        with open(ca_file, "rb") as f:
+            roots = f.read()
+    return grpc.ssl_channel_credentials(root_certificates=roots)
 
 
 _FATAL = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.INVALID_ARGUMENT,
@@ -168,6 +181,8 @@ class Bot:
         after each accepted session), unless ``reconnect`` is false.
 
         :param max_connects: give up after this many connection attempts (None: never).
+        :param credentials: channel credentials, e.g. :func:`tls_credentials` for a
+            gateway that serves TLS; ``None``: plaintext.
         :raises BotStopped: on UNAUTHENTICATED, INVALID_ARGUMENT and the like.
         """
         self._stop = asyncio.Event()

@@ -455,13 +455,11 @@ def _print_standings(st: Any) -> None:
 
 
 def _print_ratings(rated: dict[str, Any]) -> None:
-    from arena.ratings.report import format_table, ratings_table
+    from arena.ratings.report import ratings_report_text
 
-    for ruleset, r in rated.items():
-        for note in r.notes:
-            err.print(f"{ruleset}: {note}")
-        console.print(f"ratings {ruleset} (Elo; +/- 95% from the batch fit)")
-        console.print(format_table(ratings_table(r.rater, ruleset, fit=r.fit)), highlight=False)
+    text = ratings_report_text(rated, "elo")
+    if text:
+        console.print(text, highlight=False)
 
 
 @tournament_app.command("run")
@@ -610,7 +608,7 @@ def tournament_status(tournament_id: str, store: str = STORE_OPTION,
     end = None if timeout is None else time.monotonic() + timeout
     last, moved, warned = (st.done, st.counts, st.status), time.monotonic(), False
     try:
-        while not st.finished and (end is None or time.monotonic() < end):
+        while not st.finished and st.status != "paused" and (end is None or time.monotonic() < end):
             time.sleep(interval)
             st = service.status(db, tournament_id)
             now_key = (st.done, st.counts, st.status)
@@ -628,8 +626,11 @@ def tournament_status(tournament_id: str, store: str = STORE_OPTION,
                     console.print(f"[yellow]{msg}[/]", highlight=False)
     except KeyboardInterrupt:
         return
-    if st.finished and not json_out:
+    if not json_out and st.finished:
         console.print(f"{tournament_id} finished: {st.status}", highlight=False)
+    elif not json_out and st.status == "paused":
+        console.print(f"{tournament_id} is paused (its run was interrupted): run it again to resume",
+                      highlight=False)
 
 
 @tournament_app.command("retry")

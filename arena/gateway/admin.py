@@ -141,7 +141,7 @@ def tournament_status(stored: str, done: int, total: int, counts: dict[str, int]
         return admin_pb2.TOURNAMENT_STATUS_DONE  # failed matches, if any, are listed in errors
     if running_here:
         return admin_pb2.TOURNAMENT_STATUS_RUNNING
-    if stored == "stopped":
+    if stored in ("stopped", "paused"):  # paused: an interrupted run, resumable
         return admin_pb2.TOURNAMENT_STATUS_STOPPED
     if counts.get("leased", 0):
         return admin_pb2.TOURNAMENT_STATUS_RUNNING

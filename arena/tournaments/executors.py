@@ -116,9 +116,9 @@ class EmbeddedExecutor:
         returns the store's ``(done, total)``.
 
         :param stop: asked after each batch of results; when it returns true the
-            run gives its leases back and returns, the tournament unfinished (run it
-            again, or let another executor, to resume). Ctrl-C does the same and
-            re-raises.
+            run gives its leases back and returns, the tournament unfinished with the
+            status ``paused`` (run it again, or let a conductor, to resume). Ctrl-C
+            does the same and re-raises.
         """
         self._stop = stop
         store = open_store(self.store_url)
@@ -150,9 +150,12 @@ class EmbeddedExecutor:
         except BaseException:
             try:
                 store.release_owner(owner)
+                store.set_tournament_status(tournament_id, "paused")
             except Exception:  # noqa: BLE001 - the leases expire by themselves
                 pass
             raise
+        if self.finished is None:  # stopped from outside (``stop``): resumable
+            store.set_tournament_status(tournament_id, "paused")
         return store.progress(tournament_id)
 
     def _wait_for_work(self, store: Any, tournament_id: str) -> None:

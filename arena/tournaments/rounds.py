@@ -37,7 +37,7 @@ from typing import Any, ClassVar, TypeVar
 from arena.records.spec import MatchSpec
 from arena.tournaments.config import Entrant, TournamentConfig
 
-__all__ = ["Format", "TournamentView", "register_format", "make_format", "format_names",
+__all__ = ["Format", "TournamentView", "register_format", "unregister_format", "make_format", "format_names",
            "RoundRobinFormat", "DuplicateFormat", "GauntletFormat", "SprtCheck"]
 
 _REGISTRY: dict[str, type[Format]] = {}
@@ -88,6 +88,11 @@ class Format(ABC):
 F = TypeVar("F", bound=type[Format])
 
 
+def unregister_format(name: str) -> None:
+    """Remove a registered format (tests that register their own)."""
+    _REGISTRY.pop(name, None)
+
+
 def register_format(name: str) -> Callable[[F], F]:
     """Class decorator: register a :class:`Format` under ``tournament.format = name``."""
     def deco(cls: F) -> F:
@@ -103,9 +108,9 @@ def _load() -> None:
 
 
 def format_names() -> list[str]:
-    """Registered format names."""
+    """Registered format names, in registration order (the built-in ones first)."""
     _load()
-    return sorted(_REGISTRY)
+    return list(_REGISTRY)
 
 
 def make_format(config: TournamentConfig) -> Format:
@@ -116,7 +121,7 @@ def make_format(config: TournamentConfig) -> Format:
     _load()
     cls = _REGISTRY.get(config.format)
     if cls is None:
-        raise ValueError(f"unknown tournament format {config.format!r}; known: {', '.join(sorted(_REGISTRY))}")
+        raise ValueError(f"unknown tournament format {config.format!r}; known: {', '.join(_REGISTRY)}")
     return cls(config)
 
 

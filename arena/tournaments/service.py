@@ -120,7 +120,8 @@ class TournamentStatus:
     name: str
     game: str
     status: str
-    """``pending``, ``running``, ``done`` or ``stopped``."""
+    """``pending``, ``running``, ``paused`` (an interrupted embedded run: run it
+    again to resume), ``done`` or ``stopped`` (a format's early stop)."""
     round: int
     total: int
     counts: dict[str, int]
@@ -217,18 +218,10 @@ def export(store: Any, tournament_id: str, fp: IO[str], fmt: str = "jsonl") -> i
             fp.write(dumps(record) + "\n")
             n += 1
         return n
-    from arena.match.replay import replay_record
     from arena.records import pbn
 
-    for record in store.records(tournament_id):
-        seats = list(record.seats)
-        tags = {"Event": tournament_id, "Site": "arena", "Round": record.match_id}
-        if len(seats) == 4:
-            tags.update(North=seats[0], East=seats[1], South=seats[2], West=seats[3])
-        text = pbn.dumps([replay_record(record)], **tags)
-        fp.write(("\n" if n else "") + text.rstrip("\n") + "\n")
-        n += 1
-    return n
+    return pbn.dump_records(store.records(tournament_id), fp, Event=tournament_id, Site="arena",
+                            id_tag="Round")
 
 
 def retry(store: Any, tournament_id: str) -> int:

@@ -1,6 +1,6 @@
 """Benchmark: the remote route of the distributed mode, beside its two plain parts.
 
-Route: a match in a Celery worker (``arena.tournament.play_batch``) ->
+Route: a match in a Celery worker (``arena.tournament.work``) ->
 :class:`~arena.remote.agent.RemoteAgent` -> :class:`~arena.remote.redis_router.RedisRouter`
 (one pipelined round trip: Lua push + BLPOP on the reply key) -> Redis -> the
 gateway's :class:`~arena.gateway.redis_bridge.RedisBridge` -> session -> gRPC stream
@@ -149,9 +149,11 @@ def _ts(text: str) -> float:
 
 def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches: int,
                 others: dict[str, int]) -> dict[str, Any]:
-    from arena.tournaments.executors import CeleryExecutor, open_store
     from arena.records.spec import MatchSpec, make_match_id
+    from arena.tournaments.conductor import Conductor
+    from arena.tournaments.executors import open_store
     from workers.celery import make_app
+    from workers.dispatch import CeleryDispatcher
 
     url = f"sqlite:///{tdir / tid}.db"
     specs = [MatchSpec(make_match_id(tid, i), tid, i, "bridge", None, {}, 1000 + i,
@@ -174,10 +176,14 @@ def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches:
                 raise RuntimeError(log.read_text(errors="replace")[-2000:])
             time.sleep(0.05)
         time.sleep(0.5)  # let the pool processes settle
-        executor = CeleryExecutor(make_app(redis_url, url), url, batch_size=matches, poll_interval=0.2)
+        conductor = Conductor(store, CeleryDispatcher(make_app(redis_url, url), store_url=url))
         pids = {"workers": process_tree(worker.pid), **{k: [v] for k, v in others.items()}}
         cpu0 = {k: sum(cpu_seconds(p) for p in v) for k, v in pids.items()}
-        done, total = executor.run(tid, timeout=600)
+        conductor.reconcile(tid)  # offers work; the worker's tasks finish the tournament
+        end = time.monotonic() + 600
+        while store.tournament(tid).status != "done" and time.monotonic() < end:
+            time.sleep(0.05)
+        done, total = store.progress(tid)
         cpu = {k: sum(cpu_seconds(p) for p in v) - cpu0[k] for k, v in pids.items()}
         assert done == total, (done, total)
     finally:

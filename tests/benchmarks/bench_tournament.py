@@ -6,9 +6,9 @@ heuristic vs random, ``--deals`` deals (two seatings each), built-in bots only. 
 
 * embedded with 1 process (played inline: the baseline for Celery's own cost) and
   with 2 processes (spawned pool);
-* Celery with 1 and with 2 worker processes (``celery -A workers.celery worker -c 1``
-  each; batches sized by ``choose_batch_size``), from submit until the store holds
-  every record.
+* Celery with 1 and with 2 workers (``arena worker -c 1`` each: a Celery worker
+  and its conductor loop), from submit (one conductor pass offering the work) until
+  the tournament is finished by itself in the store.
 
 Celery's own cost is estimated as ``wall(Celery, 1 worker) / wall(embedded, 1 process) - 1``
 (both write every record to the store, so the difference is queueing, task
@@ -62,7 +62,7 @@ def start_workers(n: int, redis_url: str, store_url: str, logdir: Path) -> list[
     for i in range(n):
         log = logdir / f"w{n}-{i}.log"
         procs.append(subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "-P", "prefork", "-c", "1",
+            [sys.executable, "-m", "arena", "worker", "-P", "prefork", "-c", "1",
              "-n", f"bench{n}-{i}@%h", "-l", "info", "--without-gossip", "--without-mingle",
              "--without-heartbeat"], env=env, cwd=str(ROOT), stdout=open(log, "wb"),  # noqa: SIM115
             stderr=subprocess.STDOUT, start_new_session=True))
@@ -95,15 +95,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="calypso")
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9")
-    parser.add_argument("--batch-size", type=int, default=None)
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
 
     import redis
 
-    from arena.tournaments.commands import register
-    from arena.tournaments.executors import CeleryExecutor, EmbeddedExecutor, choose_batch_size
+    from arena.tournaments import service
+    from arena.tournaments.executors import EmbeddedExecutor, open_store
     from workers.celery import make_app
+    from workers.dispatch import CeleryDispatcher
 
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
 
         def fresh(name: str) -> tuple[str, Any, int]:
             url = f"sqlite:///{tdir / name}.db"
-            config, store, _ = register(toml, url)
+            store = open_store(url)
+            config, _ = service.register(toml, store)
             return url, store, store.progress(config.id)[1]
 
         walls: dict[str, float] = {}
@@ -123,7 +124,6 @@ def main(argv: list[str] | None = None) -> int:
             done, _ = EmbeddedExecutor(url, jobs).run("bench")
             walls[f"embedded_{jobs}"] = time.perf_counter() - t
             assert done == total
-        batch = args.batch_size or choose_batch_size(total)
         client = redis.Redis.from_url(args.redis_url)
         for n in (1, 2):
             client.flushdb()
@@ -132,8 +132,13 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 app = make_app(args.redis_url, url)
                 t = time.perf_counter()
-                done, _ = CeleryExecutor(app, url, batch_size=batch, poll_interval=0.2).run("bench", timeout=600)
+                service.submit(store, "bench", CeleryDispatcher(app, store_url=url))
+                end = time.monotonic() + 600
+                while store.tournament("bench").status != "done":
+                    assert time.monotonic() < end, store.status_counts("bench")
+                    time.sleep(0.05)
                 walls[f"celery_{n}"] = time.perf_counter() - t
+                done = store.progress("bench")[0]
                 assert done == total, (done, total)
                 records = list(store.records("bench"))
                 assert len({r.match_id for r in records}) == total
@@ -141,15 +146,14 @@ def main(argv: list[str] | None = None) -> int:
                 stop_workers(procs)
         client.flushdb()
 
-    figures = {"matches": total, "batch_size": batch, "cpus": os.cpu_count()}
+    figures = {"matches": total, "cpus": os.cpu_count()}
     for key, wall in walls.items():
         figures[key] = {"seconds": round(wall, 3), "matches_per_minute": round(total / wall * 60, 1)}
     figures["celery_2_over_1"] = round(walls["celery_1"] / walls["celery_2"], 3)
     figures["embedded_2_over_1"] = round(walls["embedded_1"] / walls["embedded_2"], 3)
     figures["celery_cost_fraction"] = round(walls["celery_1"] / walls["embedded_1"] - 1, 4)
     figures["game"] = args.game
-    print(f"tournament: {total} {args.game} matches (heuristic vs random), batches of {batch}, "
-          f"{os.cpu_count()} CPUs")
+    print(f"tournament: {total} {args.game} matches (heuristic vs random), {os.cpu_count()} CPUs")
     for key in ("embedded_1", "embedded_2", "celery_1", "celery_2"):
         f = figures[key]
         print(f"  {key:<11} {f['seconds']:7.2f} s  {f['matches_per_minute']:9.1f} matches/min")

@@ -107,10 +107,17 @@ def test_create_play_standings_ratings(admin: Any, store_gateway: Gateway, store
         cli = _cli_ratings(store_url, "gw-calypso", tmp_path, system)
         got_r = admin.GetRatings(S.GetRatingsRequest(game="calypso", system=enum), metadata=AUTH)
         assert got_r.system == (enum or S.RATING_SYSTEM_ELO)
-        assert [rs.ruleset for rs in got_r.rulesets] == list(cli) == ["calypso@v1"]
+        assert [rs.ruleset for rs in got_r.rulesets] == list(cli["rulesets"]) == ["calypso@v1"]
         (rs,) = got_r.rulesets
         assert rs.matches == 4 and not rs.note
-        assert [_row(r) for r in rs.rows] == cli["calypso@v1"]
+        # the same figures as the CLI's table: its online column is GetRatings' rating,
+        # its (batch fit) rating is GetRatings' batch_rating
+        by_bot = {row["bot"]: row for row in cli["rulesets"]["calypso@v1"]["rows"]}
+        assert {r.bot for r in rs.rows} == set(by_bot)
+        for r in rs.rows:
+            row = by_bot[r.bot]
+            assert r.rating == pytest.approx(row["online"], abs=0.01)
+            assert r.batch_rating == pytest.approx(row["rating"], abs=0.01)
         assert {r.bot for r in rs.rows} == {"heur", "rnd"}
         assert all(r.HasField("interval") and r.HasField("batch_rating") for r in rs.rows)
     # ... and the dashboard's (Elo with the fit's error bars)

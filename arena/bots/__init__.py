@@ -4,8 +4,14 @@
 ``arena/bots/<game>.py``, which exports ``BOTS``: a mapping from bot name to a
 factory ``(seed=..., **kwargs) -> Agent``.
 
+A bot is named by a spec, ``name`` or ``name?noise=p`` (:mod:`arena.bots.noise`):
+with ``noise`` every bot of every game plays a random legal action with
+probability ``p`` instead of its own choice.
+
 >>> make_bot('bridge', 'random', seed=1).name
 'random'
+>>> make_bot('rummy', 'heuristic?noise=0.25').name
+'heuristic?noise=0.25'
 """
 
 from __future__ import annotations
@@ -15,8 +21,10 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.bots.base import Agent, MatchInfo, RandomAgent
+from arena.bots.noise import NoisyAgent, format_bot_spec, parse_bot_spec
 
-__all__ = ["Agent", "MatchInfo", "RandomAgent", "list_bots", "make_bot"]
+__all__ = ["Agent", "MatchInfo", "RandomAgent", "NoisyAgent", "list_bots", "make_bot", "check_bot_spec",
+           "parse_bot_spec", "format_bot_spec"]
 
 BotFactory = Callable[..., Agent]
 
@@ -37,11 +45,30 @@ def list_bots(game: str) -> list[str]:
     return sorted({"random", *_game_bots(game)})
 
 
-def make_bot(game: str, name: str, seed: int | str = 0, **kwargs: Any) -> Agent:
-    """A new built-in bot.
+def check_bot_spec(game: str, spec: str, options: dict[str, Any] | None = None) -> str:
+    """The canonical spec of a built-in bot of ``game`` (``spec`` may carry options
+    itself; ``options`` are added to them).
 
-    :raises ValueError: for an unknown bot name, listing the known ones.
+    :raises ValueError: for an unknown bot name (listing the known ones) or option.
     """
+    name, opts = parse_bot_spec(spec)
+    if name not in list_bots(game):
+        raise ValueError(f"unknown bot {name!r} for {game}; built-in bots: {', '.join(list_bots(game))}")
+    return format_bot_spec(name, {**opts, **(options or {})})
+
+
+def make_bot(game: str, name: str, seed: int | str = 0, **kwargs: Any) -> Agent:
+    """A new built-in bot from its name or spec (``heuristic?noise=0.3``); a
+    ``noise`` keyword does the same as the spec's option.
+
+    :raises ValueError: for an unknown bot name, listing the known ones, or a bad option.
+    """
+    name, opts = parse_bot_spec(name)
+    if "noise" in kwargs:
+        opts.update(parse_bot_spec(f"x?noise={kwargs.pop('noise')}")[1])
+    noise = float(opts.pop("noise", 0.0))
+    if noise > 0.0:
+        return NoisyAgent(make_bot(game, name, seed, **kwargs), noise, seed)
     factories = _game_bots(game)
     if name in factories:
         agent = factories[name](seed=seed, **kwargs)

@@ -35,6 +35,8 @@ Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
     [[entrants]]
     id = "heur"
     bot = "heuristic"           # built-in bot -> "builtin:heuristic"
+    options = { noise = 0.3 }   # optional: random legal action with probability 0.3
+                                # (-> "builtin:heuristic?noise=0.3"; also bot = "heuristic?noise=0.3")
     [[entrants]]
     id = "mine"
     remote = "my-bot"           # a registered remote bot -> "remote:my-bot"
@@ -69,7 +71,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots import list_bots
+from arena.bots import check_bot_spec, list_bots
 from arena.core.state import Game
 from arena.games import get_game, list_games
 
@@ -252,7 +254,9 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
         raise ConfigError("tournament.game", f"unknown game {game_name!r}; known: {', '.join(list_games())}")
     preset = _str(t, "preset", path)
     options = _table(t, "options", "tournament.options") or {}
-    fmt = _str(t, "format", path, required=True, choices=FORMATS)
+    from arena.tournaments.rounds import format_names  # registered formats (FORMATS and more)
+
+    fmt = _str(t, "format", path, required=True, choices=tuple(format_names()))
     assert fmt is not None
 
     # the game itself validates preset and options
@@ -293,7 +297,7 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
             raise ConfigError("entrants", f"a round robin needs at least 2 entrants, got {k}")
     elif fmt == "duplicate":
         duplicate = _duplicate(data, game, k)
-    else:
+    elif fmt == "gauntlet":
         gauntlet = _gauntlet(data, entrants)
 
     return TournamentConfig(id=tid, name=name, game=game_name, preset=preset, options=dict(options),
@@ -313,7 +317,7 @@ def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
     builtins = list_bots(game)
     for i, e in enumerate(raw):
         path = f"entrants[{i}]"
-        _unknown(e, {"id", "bot", "remote"}, path)
+        _unknown(e, {"id", "bot", "remote", "options"}, path)
         eid = _str(e, "id", path, required=True)
         assert eid is not None
         if not _ID_RE.match(eid):
@@ -328,11 +332,23 @@ def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
             assert name is not None
             if name.startswith("builtin:"):
                 name = name[len("builtin:"):]
-            if name not in builtins:
-                raise ConfigError(f"{path}.bot", f"unknown built-in bot {name!r} for {game}; "
+            base, _, query = name.partition("?")
+            if base not in builtins:
+                raise ConfigError(f"{path}.bot", f"unknown built-in bot {base!r} for {game}; "
                                                  f"built-in bots: {', '.join(builtins)}")
-            ref = f"builtin:{name}"
+            bot_options = _table(e, "options", f"{path}.options") or {}
+            try:
+                spec = check_bot_spec(game, base + ("?" + query if query else ""))
+            except ValueError as exc:
+                raise ConfigError(f"{path}.bot", str(exc)) from None
+            try:
+                spec = check_bot_spec(game, spec, bot_options)
+            except ValueError as exc:
+                raise ConfigError(f"{path}.options", str(exc)) from None
+            ref = f"builtin:{spec}"
         else:
+            if "options" in e:
+                raise ConfigError(f"{path}.options", "options are for built-in bots (bot = ...)")
             name = _str(e, "remote", path)
             assert name is not None
             if name.startswith("remote:"):

@@ -468,9 +468,22 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
                    examples: bool = typer.Option(False, "--examples",
                                                  help="Run the shipped example tournament of every game."),
                    store: str = STORE_OPTION,
-                   jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Local worker processes.")
+                   jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Local worker processes."),
+                   gateway: str = typer.Option("127.0.0.1:50051", "--gateway", envvar="ARENA_GATEWAY_ADDRESS",
+                                               help="With remote entrants: host a gateway for them here "
+                                                    "(host:port)."),
+                   redis_url: Optional[str] = typer.Option(None, "--redis-url",
+                                                           help="With remote entrants: reach them through a "
+                                                                "running `arena serve --redis-url` instead."),
+                   wait_for_bots: float = typer.Option(60.0, "--wait-for-bots", min=0,
+                                                       help="Seconds to wait for every remote entrant to "
+                                                            "connect before refusing.")
                    ) -> None:
-    """Play tournaments embedded (no services), then print standings and ratings; rerun to resume."""
+    """Play tournaments embedded (no services), then print standings and ratings; rerun to resume.
+
+    Remote entrants (``remote = "BOT"``) must be registered (``arena bots register``);
+    the run hosts a gateway for them (``--gateway``) or reaches a running one through
+    Redis (``--redis-url``), and starts only once all of them are connected."""
     import signal
 
     from arena.ratings.errors import RatingError
@@ -485,11 +498,24 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGTERM, on_term)  # SIGTERM stops a run like Ctrl-C
+    route = _RemoteRoute(gateway, redis_url)
     try:
         db = _open_store(store)
         for path in paths:
             console.rule(f"[bold]{path.name}")
             try:
+                config, _ = service.parse_file(path)
+                service.check_registered(db, config)
+                bots = [b for _, b in service.remote_entrants(config)]
+                router = route.router(db) if bots else None
+                if bots:
+                    err.print(f"waiting up to {wait_for_bots:.0f} s for {', '.join(bots)} "
+                              f"({route.where})")
+                    missing = service.wait_for_bots(router, bots, wait_for_bots)
+                    if missing:
+                        raise typer.BadParameter(
+                            f"remote entrants not connected after {wait_for_bots:.0f} s: "
+                            f"{', '.join(missing)} ({route.where}); nothing was played")
                 config, _ = service.register(path, db)
             except ValueError as exc:
                 raise _config_error(exc) from None
@@ -500,7 +526,7 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
                     def update(done: int, total: int) -> None:
                         bar.update(task, completed=done, total=total)
 
-                    result = service.run_embedded(store, config.id, jobs, progress=update)
+                    result = service.run_embedded(store, config.id, jobs, progress=update, router=router)
             except KeyboardInterrupt:
                 done, total = db.progress(config.id)
                 console.print(f"[yellow]stopped[/]: {done}/{total} matches recorded; run the same "
@@ -519,7 +545,44 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
                 err.print(f"no ratings: {exc}")
     finally:
         signal.signal(signal.SIGTERM, old)
+        route.close()
     console.print(f"results are kept in {store}", highlight=False)
+
+
+class _RemoteRoute:
+    """How ``tournament run`` reaches remote entrants: a gateway it hosts, or a
+    running gateway through Redis; made on first need, closed at the end."""
+
+    def __init__(self, gateway: str, redis_url: str | None) -> None:
+        self.gateway_address, self.redis_url = gateway, redis_url
+        self._gateway: Any = None
+        self._router: Any = None
+        self.where = f"through Redis at {redis_url}" if redis_url else f"gateway on {gateway}"
+
+    def router(self, store: Any) -> Any:
+        if self._router is None:
+            if self.redis_url:
+                from arena.remote.redis_router import RedisRouter
+
+                self._router = RedisRouter(self.redis_url)
+            else:
+                from arena.gateway.server import Gateway
+
+                try:
+                    self._gateway = Gateway(self.gateway_address, store=store).start()
+                except Exception as exc:  # noqa: BLE001 - the port is taken, most likely
+                    raise typer.BadParameter(f"cannot host a gateway on {self.gateway_address}: {exc}; "
+                                             "use --gateway HOST:PORT, or --redis-url to reach a "
+                                             "running `arena serve --redis-url`") from None
+                self.where = f"gateway on {self._gateway.target}"
+                self._router = self._gateway.router
+        return self._router
+
+    def close(self) -> None:
+        if self._gateway is not None:
+            self._gateway.stop(grace=1.0)
+        elif self._router is not None:
+            self._router.close()
 
 
 def _dispatcher(redis_url: str, store: str) -> Any:

@@ -138,6 +138,7 @@ class MatchSpecRow(Base):
     lease_expires: Mapped[datetime | None]
     not_before: Mapped[datetime | None]
     round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    deferred_since: Mapped[datetime | None]
 
 
 class MatchRecordRow(Base):

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, and_, func, literal_column, or_, select, update
+from sqlalchemy import Engine, Table, and_, func, literal, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -61,6 +61,7 @@ from arena.store.models import (
     RatingHistoryRow,
     ResultRow,
     TournamentRow,
+    UTCDateTime,
     utcnow,
 )
 from arena.records.spec import MatchSpec
@@ -540,6 +541,35 @@ class Store:
                                             lease_expires=None, attempts=m.attempts - 1,
                                             updated=now)).rowcount)
 
+    def defer(self, match_id: str, owner: str, seconds: float, reason: str) -> datetime | None:
+        """Give a lease back unplayed because a bot is offline: the spec is
+        ``pending`` again, playable after ``seconds``, the attempt not counted, and
+        ``deferred_since`` keeps when the first deferral began. Returns that time
+        (``None`` if ``owner`` does not hold the lease)."""
+        now = utcnow()
+        m = MatchSpecRow
+        with self._write() as conn:
+            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "leased",
+                                               m.claimed_by == owner)
+                               .values(status="pending", claimed_by=None, claimed_at=None,
+                                       lease_expires=None, attempts=m.attempts - 1,
+                                       not_before=now + timedelta(seconds=seconds),
+                                       deferred_since=func.coalesce(m.deferred_since, literal(now, UTCDateTime())),
+                                       error=reason[:2000], updated=now))
+            if res.rowcount != 1:
+                return None
+            since: datetime | None = conn.execute(select(m.deferred_since)
+                                                  .where(m.match_id == match_id)).scalar_one()
+            return since
+
+    def deferred_since(self, match_id: str) -> datetime | None:
+        """When the deferral of a spec began (``None``: never deferred)."""
+        m = MatchSpecRow
+        with self._read() as conn:
+            since: datetime | None = conn.execute(select(m.deferred_since)
+                                                  .where(m.match_id == match_id)).scalar_one_or_none()
+            return since
+
     def mark_failed(self, match_id: str, owner: str, error: str = "") -> bool:
         """Mark a spec leased by ``owner`` as ``failed`` with a reason; False if it
         does not hold it (e.g. the match was recorded meanwhile)."""
@@ -653,7 +683,7 @@ class Store:
             if spec_row is not None:
                 conn.execute(update(m).where(m.match_id == record.match_id)
                              .values(status="done", error=None, lease_expires=None,
-                                     not_before=None, updated=now))
+                                     not_before=None, deferred_since=None, updated=now))
             return True
 
     def record(self, match_id: str) -> MatchRecord | None:

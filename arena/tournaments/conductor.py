@@ -52,6 +52,10 @@ variable                            meaning                                     
                                     (doubled for each further attempt)
 ``ARENA_CONDUCTOR_INTERVAL``        seconds between two passes of a conductor loop    ``5``
 ``ARENA_QUEUE_TARGET``              offers kept waiting in the broker's queue         ``8``
+``ARENA_ABSENCE_LIMIT_SECONDS``     a match with a registered remote bot that is      ``300``
+                                    offline is deferred (not played, not counted as
+                                    an attempt) for up to this long; then it is
+                                    played, the bot ``absent`` in its record
 ==================================  ================================================  =======
 
 With the defaults the worst case from a fault to the tournament's finish is bound
@@ -86,6 +90,7 @@ _ENV = {
     "retry_backoff": "ARENA_RETRY_BACKOFF_SECONDS",
     "interval": "ARENA_CONDUCTOR_INTERVAL",
     "queue_target": "ARENA_QUEUE_TARGET",
+    "absence_limit": "ARENA_ABSENCE_LIMIT_SECONDS",
 }
 
 
@@ -99,6 +104,7 @@ class ConductorSettings:
     retry_backoff: float = 5.0
     interval: float = 5.0
     queue_target: int = 8
+    absence_limit: float = 300.0
 
     def __post_init__(self) -> None:
         if self.heartbeat_seconds <= 0 or self.lease_seconds <= self.heartbeat_seconds:
@@ -112,7 +118,7 @@ class ConductorSettings:
         """Settings from ``ARENA_*`` variables (defaults for those not set).
 
         >>> ConductorSettings.from_env({"ARENA_LEASE_SECONDS": "12", "ARENA_HEARTBEAT_SECONDS": "2"})
-        ConductorSettings(lease_seconds=12.0, heartbeat_seconds=2.0, max_attempts=3, retry_backoff=5.0, interval=5.0, queue_target=8)
+        ConductorSettings(lease_seconds=12.0, heartbeat_seconds=2.0, max_attempts=3, retry_backoff=5.0, interval=5.0, queue_target=8, absence_limit=300.0)
         """
         env = os.environ if env is None else env
         values: dict[str, Any] = {}

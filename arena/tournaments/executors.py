@@ -191,6 +191,8 @@ class EmbeddedExecutor:
                     if with_store_retries(lambda: store.record_result(record),
                                           seconds=self.settings.lease_seconds, what="record write"):
                         done += 1
+                elif "deferred" in item:
+                    continue  # a remote bot is offline: the match waits for it
                 else:
                     self.errors.append(item["error"])
                     with_store_retries(lambda: store.mark_failed(item["match_id"], owner, item["error"]),
@@ -206,7 +208,7 @@ class EmbeddedExecutor:
         futures: set[Future[Any]] = set()
         try:
             if threads is not None:
-                futures |= {threads.submit(self._play_remote, s) for s in remote}
+                futures |= {threads.submit(self._play_remote, s, store, owner) for s in remote}
             if local and self.jobs == 1 and not remote:
                 for spec in local:
                     write(_play_chunk([spec.to_dict()]))
@@ -243,10 +245,12 @@ class EmbeddedExecutor:
                 futures.discard(fut)
                 write(fut.result())
 
-    def _play_remote(self, spec: MatchSpec) -> list[dict[str, Any]]:
-        from arena.tournaments.runner import play_spec
+    def _play_remote(self, spec: MatchSpec, store: Any, owner: str) -> list[dict[str, Any]]:
+        from arena.tournaments.runner import play_spec, should_defer
 
         try:
+            if should_defer(store, spec, owner, self.router, self.settings):
+                return [{"deferred": spec.match_id}]
             return [{"record": play_spec(spec, router=self.router).to_dict()}]
         except Exception as exc:  # noqa: BLE001
             return [{"match_id": spec.match_id, "error": f"{spec.match_id}: {type(exc).__name__}: {exc}"}]

@@ -32,7 +32,8 @@ from arena.match.referee import DEFAULT_MAX_RETRIES, run_match
 from arena.records.record import MatchRecord
 from arena.records.spec import MatchSpec, parse_bot_ref
 
-__all__ = ["play_spec", "build_game", "build_agents", "bot_seed", "spec_tags", "default_router"]
+__all__ = ["play_spec", "build_game", "build_agents", "bot_seed", "spec_tags", "default_router",
+           "remote_bots", "offline_bots", "should_defer"]
 
 _router_lock = threading.Lock()
 _default_router: Any = None
@@ -84,6 +85,39 @@ def build_agents(spec: MatchSpec, *, router: Any = None) -> list[Agent]:
             agents.append(RemoteAgent(name, router if router is not None else default_router(),
                                       default_deadline_ms=spec.deadline_ms))
     return agents
+
+
+def remote_bots(spec: MatchSpec) -> list[str]:
+    """The remote bot ids of a spec, once each, in seat order."""
+    out: list[str] = []
+    for ref in spec.bots:
+        kind, name = parse_bot_ref(ref)
+        if kind == "remote" and name not in out:
+            out.append(name)
+    return out
+
+
+def offline_bots(spec: MatchSpec, router: Any) -> list[str]:
+    """The spec's remote bots that are not connected to a gateway now."""
+    return [b for b in remote_bots(spec) if not router.is_connected(b)]
+
+
+def should_defer(store: Any, spec: MatchSpec, owner: str, router: Any, settings: Any) -> bool:
+    """Defer a leased spec whose remote bot is offline: give the lease back,
+    playable again after a heartbeat, for up to ``settings.absence_limit`` seconds
+    from the first deferral (then the match is played and the bot is ``absent`` in
+    its record). Returns True if the spec was deferred (do not play it now)."""
+    from arena.store.models import utcnow
+
+    offline = offline_bots(spec, router) if remote_bots(spec) else []
+    if not offline:
+        return False
+    since = store.deferred_since(spec.match_id)
+    if since is not None and (utcnow() - since).total_seconds() >= settings.absence_limit:
+        return False
+    store.defer(spec.match_id, owner, settings.heartbeat_seconds,
+                f"deferred: {', '.join(offline)} offline (absence limit {settings.absence_limit:.0f} s)")
+    return True
 
 
 def spec_tags(spec: MatchSpec) -> dict[str, Any]:

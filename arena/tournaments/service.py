@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from arena.tournaments.conductor import Conductor, ConductorSettings, Dispatcher
 
-__all__ = ["register", "parse_file", "stored_config", "run_embedded", "submit", "status", "standings",
+__all__ = ["register", "parse_file", "remote_entrants", "check_registered", "wait_for_bots", "stored_config", "run_embedded", "submit", "status", "standings",
            "export", "retry", "ratings", "TournamentStatus", "EmbeddedRun", "DEFAULT_STORE_URL",
            "DEFAULT_REDIS_URL", "SCHEMA_VERSION"]
 
@@ -55,16 +55,55 @@ def parse_file(file: str | Path) -> tuple[Any, dict[str, Any]]:
     return parse_config(raw, source=str(path)), raw
 
 
+def remote_entrants(config: Any) -> list[tuple[int, str]]:
+    """``(entrant index, bot id)`` of each remote entrant."""
+    return [(i, e.bot[len("remote:"):]) for i, e in enumerate(config.entrants)
+            if e.bot.startswith("remote:")]
+
+
+def check_registered(store: Any, config: Any) -> None:
+    """Refuse a tournament naming a remote bot that is not registered (or revoked).
+
+    :raises arena.tournaments.config.ConfigError: naming the entrant's field.
+    """
+    from arena.store.registry import BotNotFoundError
+    from arena.tournaments.config import ConfigError
+
+    registry = store.bot_registry()
+    for i, bot_id in remote_entrants(config):
+        try:
+            entry = registry.get(bot_id)
+        except BotNotFoundError:
+            raise ConfigError(f"entrants[{i}].remote", f"bot {bot_id!r} is not registered "
+                              f"(arena bots register {bot_id})") from None
+        if entry.revoked:
+            raise ConfigError(f"entrants[{i}].remote", f"bot {bot_id!r} is revoked")
+
+
+def wait_for_bots(router: Any, bot_ids: list[str], seconds: float, *, poll: float = 0.1) -> list[str]:
+    """Wait up to ``seconds`` until every bot is connected; returns those still not."""
+    import time
+
+    end = time.monotonic() + seconds
+    while True:
+        missing = [b for b in bot_ids if not router.is_connected(b)]
+        if not missing or time.monotonic() >= end:
+            return missing
+        time.sleep(poll)
+
+
 def register(file: str | Path, store: Any) -> tuple[Any, int]:
     """Store the tournament of ``file`` with its first round (idempotent).
 
     :returns: ``(config, specs added)``.
-    :raises arena.tournaments.config.ConfigError: for an invalid file.
+    :raises arena.tournaments.config.ConfigError: for an invalid file, or a remote
+        entrant whose bot is not registered in the store.
     :raises arena.store.SpecConflictError: if the id exists with another content.
     """
     from arena.tournaments.rounds import make_format
 
     config, raw = parse_file(file)
+    check_registered(store, config)
     specs = make_format(config).first_round(config.entrants)
     added = store.add_tournament(config.id, config.name, config.game, raw, specs)
     return config, added

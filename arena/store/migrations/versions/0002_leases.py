@@ -5,8 +5,10 @@ Revises: 0001
 Create Date: 2026-12-01
 
 ``match_specs`` gains ``lease_expires`` (renewed by the holder's heartbeat),
-``not_before`` (retry backoff of a failed match) and ``round`` (which round of
-the format the spec belongs to); the status ``running`` becomes ``leased``.
+``not_before`` (retry backoff of a failed match, or a match deferred while a
+remote bot is offline), ``deferred_since`` (when that deferral began) and
+``round`` (which round of the format the spec belongs to); the status
+``running`` becomes ``leased``.
 ``tournaments`` gains ``round`` (the newest round the format has added) and
 ``finished`` (when the conductor finalized it).
 """
@@ -30,6 +32,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column('lease_expires', sa.DateTime(), nullable=True))
         batch.add_column(sa.Column('not_before', sa.DateTime(), nullable=True))
         batch.add_column(sa.Column('round', sa.Integer(), nullable=False, server_default='0'))
+        batch.add_column(sa.Column('deferred_since', sa.DateTime(), nullable=True))
     with op.batch_alter_table('tournaments') as batch:
         batch.add_column(sa.Column('round', sa.Integer(), nullable=False, server_default='0'))
         batch.add_column(sa.Column('finished', sa.DateTime(), nullable=True))
@@ -45,6 +48,7 @@ def downgrade() -> None:
         batch.drop_column('finished')
         batch.drop_column('round')
     with op.batch_alter_table('match_specs') as batch:
+        batch.drop_column('deferred_since')
         batch.drop_column('round')
         batch.drop_column('not_before')
         batch.drop_column('lease_expires')

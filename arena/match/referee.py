@@ -37,10 +37,11 @@ Deadlines
 ---------
 ``deadline_ms`` is the time allowed per decision, retries included. Remote agents
 enforce it themselves (``enforces_deadline``: they raise :class:`DecisionTimeout`,
-and count only the bot's own time, not the time a request waited at the gateway;
-their ``last_thinking_ms`` is the recorded time); an in-process agent cannot be
-interrupted, so an answer that arrives after the deadline is discarded as ``late``
-and the default is applied.
+and count only the bot's own time, not the time a request waited at the gateway
+behind the bot's other requests), so the referee does not discard their answers as
+late; an in-process agent cannot be interrupted, so an answer that arrives after
+the deadline is discarded as ``late`` and the default is applied. The recorded
+``ms`` is always the referee's own measure of the decision (the whole round trip).
 """
 
 from __future__ import annotations
@@ -175,6 +176,14 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
     obs = state.observation(seat)
     legal = LegalActions(state.legal_actions(), state.action_to_string)
     start = clock()
+    bind = getattr(agent, "bind_information_set", None)
+    if callable(bind):  # search bots: the seat's information set, never the state (bots/search)
+        from arena.bots.search.infoset import InformationSet
+
+        try:
+            bind(InformationSet(state, seat))
+        except Exception:  # noqa: BLE001 - without it the bot plays its fallback
+            pass
     refusals = 0
     timed_by_agent = bool(getattr(agent, "enforces_deadline", False))
     while True:
@@ -192,9 +201,7 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
             record.faults.append(Fault(seat, step, "exception", bounded(f"{type(exc).__name__}: {exc}")))
             break
         elapsed = clock() - start
-        if timed_by_agent:
-            elapsed = float(getattr(agent, "last_thinking_ms", elapsed * 1000.0)) / 1000.0
-        elif elapsed > limit:
+        if elapsed > limit and not timed_by_agent:
             record.faults.append(Fault(seat, step, "late",
                                        f"answered after {elapsed * 1000:.0f} ms; deadline "
                                        f"{limit * 1000:.0f} ms", _short(answer)))
@@ -220,5 +227,4 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
             retry = False
         if not retry:
             break
-    spent = float(getattr(agent, "last_thinking_ms", 0.0)) if timed_by_agent else (clock() - start) * 1000.0
-    return state.default_action(), spent, True
+    return state.default_action(), (clock() - start) * 1000.0, True

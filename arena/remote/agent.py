@@ -8,8 +8,9 @@ deadline. ``deadline_ms`` (from :class:`~arena.bots.base.MatchInfo`) covers the
 decision including retries, counted as the bot's time: from each request's write
 to the bot's stream to its answer (the router's ``decide_timed``), so time spent
 queued at the gateway behind the bot's other requests is not charged. The agent
-enforces the deadline itself (:attr:`enforces_deadline`); the referee records
-:attr:`last_thinking_ms` as the decision's time.
+enforces the deadline itself (:attr:`enforces_deadline`); :attr:`last_thinking_ms`
+is the bot's own time on the last decision (the record's ``ms`` stays the
+referee's measure of the round trip).
 
 * no answer in time -> :class:`~arena.bots.base.DecisionTimeout`;
 * bot not connected, or it disconnects while a request is open ->

@@ -132,14 +132,16 @@ def full_path(game_name: str, concurrency: list[int], seconds: float) -> tuple[d
                 raise SystemExit("the bot did not connect")
             assert gw.router is not None
             router = gw.router
-            orig = router.decide
+            # RemoteAgent calls decide_timed (decide before it had one)
+            name = "decide_timed" if hasattr(router, "decide_timed") else "decide"
+            orig = getattr(router, name)
 
-            def sized(bot_id: str, request: bot_pb2.DecisionRequest, timeout: float) -> bot_pb2.Decision:
+            def sized(bot_id: str, request: bot_pb2.DecisionRequest, timeout: float) -> Any:
                 if len(sizes) < 2000:
                     sizes.append(request.ByteSize() + 12)  # + request_id, deadline_ms, envelope
                 return orig(bot_id, request, timeout)
 
-            router.decide = sized  # type: ignore[method-assign]
+            setattr(router, name, sized)
             game = make_game(game_name)
             for n in concurrency:
                 stop = time.perf_counter() + seconds

@@ -227,8 +227,9 @@ def test_queued_requests_start_their_clock_when_written(route: Route) -> None:
         wall = time.monotonic() - start
         asked = sum(1 for r in records.values() for a in r.actions if a.seat == 0 and not a.forced)
         assert wall >= 0.9 * asked * 0.25, "the bot's decisions did not queue (the test proved nothing)"
-        assert [f for f in _faults(records)] == []
-        assert all(a.ms < 1000 for r in records.values() for a in r.actions)
+        assert _faults(records) == []
+        # the referee's round trip (the record's ms) includes the wait in the queue
+        assert max(a.ms for r in records.values() for a in r.actions) > 500
     finally:
         bot.stop()
 

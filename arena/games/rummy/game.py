@@ -12,7 +12,7 @@ from arena.core.errors import IllegalActionError, InvalidActionError
 from arena.core.state import TERMINAL, Action, Game, Observation, State
 from arena.games.rummy import solver
 from arena.games.rummy.melds import (INDEX, PASS, TOKENS, VALUE, RummyAction, format_meld,
-                                     meld_problem)
+                                     meld_key_of, meld_problem, meld_text)
 
 __all__ = ["RummyGame", "RummyState", "RummyObservation", "RummyEvent", "TURN_CAP", "MAX_DEALS_LOSS_LIMIT"]
 
@@ -184,6 +184,9 @@ class RummyState(State):
         self.dealer_seat = n - 1
         self.terminal = False
         self._checked: tuple[RummyAction, int, tuple[tuple[tuple[int, ...], ...], list[int]]] | None = None
+        self._listed: tuple[int, dict[RummyAction, tuple[tuple[int, ...], ...]]] | None = None
+        """The plays of the last legal-action list (with the history length it was made at)
+        and their layouts as card ids."""
         self._start_deal()
 
     # -- deal flow -------------------------------------------------------
@@ -264,34 +267,61 @@ class RummyState(State):
         seat = self.player
         hand = self.hands[seat]
         table = self.table
+        masks = solver.presence(hand)
+        assert masks is not None  # two packs: at most 2 copies of a card
+        once, twice = masks
         plays: set[tuple[tuple[int, ...], ...]] = set()
         simple: list[tuple[tuple[int, ...], ...]] = []
+        best = solver.best_initial_meld_of(once, twice, LEGAL_MAX_STATES)
+        if best is not None:
+            plays.add(table + best.melds)
         if not self.melded[seat]:
-            best = solver.best_initial_meld(hand, max_states=LEGAL_MAX_STATES)
-            if best is not None:
-                plays.add(table + best.melds)
-            for m in solver.hand_melds(hand, limit=MAX_SIMPLE_PLAYS):
+            for m in solver.melds_of(once, MAX_SIMPLE_PLAYS):
                 simple.append(table + (m,))
         else:
-            own = solver.best_initial_meld(hand, max_states=LEGAL_MAX_STATES)
-            if own is not None:
-                plays.add(table + own.melds)
-            for m in solver.hand_melds(hand, limit=MAX_SIMPLE_PLAYS // 2):
+            for m in solver.melds_of(once, MAX_SIMPLE_PLAYS // 2):
                 simple.append(table + (m,))
-            for i, new in solver.extensions(hand, table)[:MAX_SIMPLE_PLAYS // 2]:
+            for i, new in solver.extensions_of(once, table)[:MAX_SIMPLE_PLAYS // 2]:
                 simple.append(table[:i] + (new,) + table[i + 1:])
         for layout in simple[:MAX_SIMPLE_PLAYS]:
             plays.add(layout)
-        actions = sorted({RummyAction.play(layout) for layout in plays}, key=RummyAction.sort_key)
+        # Every meld of these layouts is canonical already: order the melds, then build
+        # the actions without re-normalising them (equal to RummyAction.play(layout)),
+        # sorted by their text (RummyAction.sort_key).
+        key = meld_key_of
+        text = meld_text
+        ordered = []
+        for layout in {tuple(sorted(layout, key=key)) for layout in plays}:
+            ordered.append(("PLAY " + " ".join([text(m) for m in layout]), layout))
+        ordered.sort()
         out: list[Action] = [PASS]
-        out.extend(actions)
+        listed: dict[RummyAction, tuple[tuple[int, ...], ...]] = {}
+        for _text, layout in ordered:
+            action = RummyAction.from_canonical(layout)
+            out.append(action)
+            listed[action] = layout
+        self._listed = (len(self.history), listed)
         return out
 
     def validate(self, action: Action) -> None:
         if not isinstance(action, RummyAction):
             raise InvalidActionError(f"a rummy action is PASS or PLAY(layout), got {action!r}")
         if action.layout is not None:
-            self._checked = (action, len(self.history), self._check_play(action))
+            listed = self._listed
+            layout = listed[1].get(action) if listed is not None and listed[0] == len(self.history) else None
+            if layout is not None:
+                # a listed play: valid by construction (tests/games/rummy check every listed
+                # play against _check_play); only the new hand is needed
+                new_hand = list(self.hands[self.player])
+                for m in self.table:
+                    for c in m:
+                        new_hand[c] += 1
+                for m in layout:
+                    for c in m:
+                        new_hand[c] -= 1
+                self._checked = (action, len(self.history), (layout, new_hand))
+            else:
+                self._checked = (action, len(self.history), self._check_play(action))
 
     def _check_play(self, action: RummyAction) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
         """Validate a play (section 8); return the new table and the new hand.
@@ -476,6 +506,7 @@ class RummyState(State):
         other.history = list(self.history)
         other._legal_cache = None
         other._checked = None
+        other._listed = None
         other.hands = [list(h) for h in self.hands]
         other.hand_size = list(self.hand_size)
         other.melded = list(self.melded)

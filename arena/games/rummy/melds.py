@@ -37,7 +37,8 @@ from arena.core.errors import InvalidActionError
 
 __all__ = [
     "TOKENS", "INDEX", "VALUE", "ACE",
-    "card_value", "meld_problem", "is_meld", "canonical_meld", "meld_key", "canonical_layout",
+    "card_value", "meld_problem", "is_meld", "canonical_meld", "meld_key", "meld_key_of", "meld_text",
+    "canonical_layout",
     "counts_of", "cards_of", "format_meld", "RummyAction", "PASS",
 ]
 
@@ -108,6 +109,12 @@ def canonical_meld(cards: Iterable[int]) -> tuple[int, ...]:
 
 def meld_key(meld: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
     """Sort key of a canonical meld (runs, then sets, then invalid groups)."""
+    return meld_key_of(tuple(meld))
+
+
+@lru_cache(maxsize=1 << 16)
+def meld_key_of(meld: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
+    """:func:`meld_key` of a meld given as a tuple (memoized)."""
     if len(meld) >= 3 and meld_problem(meld) is None:
         if meld[0] % 13 == meld[1] % 13:  # a set
             return (1, meld[0] % 13, tuple(c // 13 for c in meld))
@@ -139,6 +146,17 @@ def cards_of(counts: Sequence[int]) -> list[int]:
 
 def format_meld(meld: Iterable[int]) -> str:
     """``[7H 8H 9H]``."""
+    return "[" + " ".join(TOKENS[c] for c in meld) + "]"
+
+
+@lru_cache(maxsize=1 << 16)
+def _meld_tokens(meld: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(TOKENS[c] for c in meld)
+
+
+@lru_cache(maxsize=1 << 16)
+def meld_text(meld: tuple[int, ...]) -> str:
+    """A group's text inside an action, ``[7H 8H 9H]`` (memoized)."""
     return "[" + " ".join(TOKENS[c] for c in meld) + "]"
 
 
@@ -180,6 +198,15 @@ class RummyAction:
             raise InvalidActionError(f"V1: the layout has {total} cards, more than the 104 that exist")
         object.__setattr__(self, "layout", tuple(tuple(TOKENS[c] for c in m)
                                                  for m in canonical_layout(groups)))
+
+    @classmethod
+    def from_canonical(cls, layout: Iterable[tuple[int, ...]]) -> RummyAction:
+        """A play from a layout of card ids that is already canonical (every meld in
+        canonical form, melds in canonical order), without re-normalising it: the fast
+        path of the engine's legal-action lists. Equal to ``play(layout)`` for such input."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "layout", tuple(map(_meld_tokens, layout)))
+        return obj
 
     @classmethod
     def play(cls, melds: Iterable[Iterable[int]]) -> RummyAction:

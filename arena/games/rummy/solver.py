@@ -64,6 +64,7 @@ from arena.games.rummy.melds import ACE, VALUE, canonical_layout, canonical_meld
 __all__ = [
     "DEFAULT_MAX_STATES", "Cover", "max_cover", "count_weights", "hand_melds",
     "best_initial_meld", "best_rearrangement", "extensions", "solve", "live_cards", "improve", "GLOBAL_POOL",
+    "presence", "best_initial_meld_of", "melds_of", "extensions_of",
 ]
 
 DEFAULT_MAX_STATES = 4000
@@ -224,7 +225,10 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
             c = n[s][rank]
             if c == 0 and pc != 13:
                 # nothing to place: open runs of 3+ close, shorter ones die
-                if not any(((key >> sh) & 127) % 25 for key in states):
+                for key in states:
+                    if ((key >> sh) & 127) % 25:
+                        break
+                else:
                     trail.append(None)
                     continue
                 nxt0: dict[int, int] = {}
@@ -330,6 +334,9 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
     return Cover(melds=canonical_layout(melds), weight=best_val, covered=covered, exact=exact, nodes=nodes)
 
 
+_NO_DECISION = (0, 0, 0, 0)
+
+
 def _rebuild(decisions: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, ...]]:
     melds: list[tuple[int, ...]] = []
     runs: list[list[tuple[int, list[int]]]] = [[] for _ in range(4)]
@@ -337,7 +344,10 @@ def _rebuild(decisions: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, 
         rank = _rank(p)
         ks = [0, 0, 0, 0]
         for s in range(4):
-            ca, cb, nr, k = decisions[p * 4 + s]
+            dec = decisions[p * 4 + s]
+            if not runs[s] and dec == _NO_DECISION:
+                continue
+            ca, cb, nr, k = dec
             card = s * 13 + rank
             active = sorted(runs[s], key=lambda r: -r[0])
             new: list[tuple[int, list[int]]] = []
@@ -369,28 +379,41 @@ def _rebuild(decisions: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, 
 
 def hand_melds(counts: Sequence[int], limit: int = 200) -> list[tuple[int, ...]]:
     """Every distinct valid meld that can be formed from ``counts`` (canonical, sorted)."""
-    found: set[tuple[int, ...]] = set()
+    return list(_hand_melds(_meld_mask(_present_mask(counts)))[:limit])
+
+
+@lru_cache(maxsize=1 << 14)
+def _hand_melds(present: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`hand_melds` of the cards in the 52-bit mask ``present`` (only presence matters)."""
+    found: list[tuple[int, ...]] = []
+    full = (1 << 13) - 1
     for s in range(4):
-        base = s * 13
-        # positions 0 = low ace, 1..12 = 2..K, 13 = high ace
-        have = [counts[base + _rank(p)] > 0 for p in range(14)]
-        for start in range(12):
-            if not have[start]:
-                continue
-            for end in range(start + 1, 14):
-                if not have[end] or (start == 0 and end == 13):
-                    break
-                if end - start < 2:
-                    continue
-                found.add(canonical_meld(base + _rank(p) for p in range(start, end + 1)))
+        found.extend(_suit_runs(s, present >> (13 * s) & full))
     for r in range(13):
-        suits = [s for s in range(4) if counts[s * 13 + r] > 0]
+        suits = [s for s in range(4) if present >> (s * 13 + r) & 1]
         if len(suits) >= 3:
             for drop in [None, *suits] if len(suits) == 4 else [None]:
-                sub = [s for s in suits if s != drop]
-                found.add(tuple(s * 13 + r for s in sub))
-    out = sorted(found, key=lambda m: (-len(m), m))
-    return out[:limit]
+                found.append(tuple(s * 13 + r for s in suits if s != drop))
+    return tuple(sorted(set(found), key=lambda m: (-len(m), m)))
+
+
+@lru_cache(maxsize=None)
+def _suit_runs(s: int, mask: int) -> tuple[tuple[int, ...], ...]:
+    """Every run (canonical) of suit ``s`` within the 13-bit rank mask ``mask``."""
+    base = s * 13
+    # positions 0 = low ace, 1..12 = 2..K, 13 = high ace
+    have = [mask >> _rank(p) & 1 == 1 for p in range(14)]
+    found: list[tuple[int, ...]] = []
+    for start in range(12):
+        if not have[start]:
+            continue
+        for end in range(start + 1, 14):
+            if not have[end] or (start == 0 and end == 13):
+                break
+            if end - start < 2:
+                continue
+            found.append(canonical_meld(base + _rank(p) for p in range(start, end + 1)))
+    return tuple(found)
 
 
 def live_cards(pool: Sequence[int]) -> list[int]:
@@ -399,25 +422,51 @@ def live_cards(pool: Sequence[int]) -> list[int]:
     A card is live if two other cards of its rank in other suits, or a run of three
     of its suit through it, are in the pool.
     """
-    cur = list(pool)
+    live = _live_mask(_present_mask(pool))
+    return [k if live >> c & 1 else 0 for c, k in enumerate(pool)]
+
+
+def _present_mask(pool: Sequence[int]) -> int:
+    """The 52-bit mask of the card ids present in ``pool`` (52 counts)."""
+    m = 0
+    bit = 1
+    for k in pool:
+        if k:
+            m |= bit
+        bit <<= 1
+    return m
+
+
+def _live_mask(present: int) -> int:
+    """:func:`live_cards` on presence masks: a 13-bit rank mask per suit, to a fixpoint."""
+    full = (1 << 13) - 1
+    a, b, c, d = present & full, present >> 13 & full, present >> 26 & full, present >> 39 & full
+    in_run = _IN_RUN
     while True:
-        nxt = [0] * 52
-        for c in range(52):
-            if not cur[c]:
-                continue
-            s, r = divmod(c, 13)
-            if sum(1 for x in range(4) if x != s and cur[x * 13 + r]) >= 2:
-                nxt[c] = cur[c]
-                continue
-            have = [cur[s * 13 + _rank(q)] > 0 for q in range(14)]
-            for p in ((0, 13) if r == ACE else (r + 1,)):
-                if any(lo >= 0 and lo + 2 <= 13 and have[lo] and have[lo + 1] and have[lo + 2]
-                       for lo in (p - 2, p - 1, p)):
-                    nxt[c] = cur[c]
-                    break
-        if nxt == cur:
-            return cur
-        cur = nxt
+        sets = (a & b & (c | d)) | (c & d & (a | b))  # ranks held in 3 or more suits
+        na, nb, nc, nd = (a & (in_run[a] | sets), b & (in_run[b] | sets),
+                          c & (in_run[c] | sets), d & (in_run[d] | sets))
+        if na == a and nb == b and nc == c and nd == d:
+            return a | b << 13 | c << 26 | d << 39
+        a, b, c, d = na, nb, nc, nd
+
+
+def _build_in_run() -> tuple[int, ...]:
+    """``_IN_RUN[m]``: ranks of a 13-bit rank mask lying in a run of 3 (ace low or high)."""
+    out = []
+    for m in range(1 << 13):
+        # positions 0 = low ace, 1..12 = 2..K, 13 = high ace
+        pos = (m << 1) | ((m >> ACE) & 1)
+        t = pos & (pos >> 1) & (pos >> 2)
+        cov = t | (t << 1) | (t << 2)
+        ranks = (cov >> 1) & ((1 << 13) - 1)
+        if cov & 1:
+            ranks |= 1 << ACE
+        out.append(ranks)
+    return tuple(out)
+
+
+_IN_RUN = _build_in_run()
 
 
 def solve(pool: Sequence[int], keep: Sequence[int] | None = None, *, values: Sequence[int] | None = None,
@@ -430,9 +479,52 @@ def solve(pool: Sequence[int], keep: Sequence[int] | None = None, *, values: Seq
     when ``exact``. Small limits prune hard, so a pool that can be (nearly) all laid
     down is fast however big it is. ``max_drops`` stops the deepening early.
     """
+    vals = None if values is None else tuple(values)
+    if keep is None:
+        masks = presence(pool)
+        if masks is not None:
+            mask = _live_mask(masks[0])
+            return _solve_masks(mask, masks[1] & mask, vals, max_drops, max_states)
     live = live_cards(pool)
     if keep is not None and any(k > l for k, l in zip(keep, live)):
         return None
+    return _solve_live(tuple(live), None if keep is None else tuple(keep), vals, max_drops, max_states)
+
+
+def presence(counts: Sequence[int]) -> tuple[int, int] | None:
+    """52-bit masks of the cards held at least once and twice, or ``None`` if one is held 3+ times."""
+    once = twice = 0
+    bit = 1
+    for k in counts:
+        if k:
+            once |= bit
+            if k > 1:
+                if k > 2:
+                    return None
+                twice |= bit
+        bit <<= 1
+    return once, twice
+
+
+@lru_cache(maxsize=1 << 14)
+def _solve_masks(live: int, twice: int, values: tuple[int, ...] | None, max_drops: int | None,
+                 max_states: int) -> Cover | None:
+    """:func:`solve` of the live pool given as masks (no ``keep``); memoized."""
+    pool = [(2 if twice >> c & 1 else 1) if live >> c & 1 else 0 for c in range(52)]
+    return _solve_core(pool, None, values, max_drops, max_states)
+
+
+@lru_cache(maxsize=1 << 14)
+def _solve_live(live: tuple[int, ...], keep: tuple[int, ...] | None, values: tuple[int, ...] | None,
+                max_drops: int | None, max_states: int) -> Cover | None:
+    """:func:`solve` after the dead cards are gone; memoized (a pure function of its arguments,
+    and :class:`Cover` is immutable), since random and search play meet the same live pools
+    again and again."""
+    return _solve_core(live, keep, values, max_drops, max_states)
+
+
+def _solve_core(live: Sequence[int], keep: Sequence[int] | None, values: Sequence[int] | None,
+                max_drops: int | None, max_states: int) -> Cover | None:
     total = sum(live)
     cap = total if max_drops is None else min(total, max_drops)
     stats = [0, 0]
@@ -447,6 +539,30 @@ def solve(pool: Sequence[int], keep: Sequence[int] | None = None, *, values: Seq
         if cover is not None:
             return Cover(cover.melds, cover.weight, cover.covered, stats[1] == 0, stats[0])
     return None
+
+
+def best_initial_meld_of(once: int, twice: int, max_states: int = DEFAULT_MAX_STATES) -> Cover | None:
+    """:func:`best_initial_meld` of the hand given by its :func:`presence` masks (default values)."""
+    live = _live_mask(once)
+    cover = _solve_masks(live, twice & live, None, None, max_states)
+    if cover is None or cover.covered == 0:
+        return None
+    return cover
+
+
+def melds_of(once: int, limit: int = 200) -> tuple[tuple[int, ...], ...]:
+    """:func:`hand_melds` of the cards in the 52-bit mask ``once``."""
+    return _hand_melds(_meld_mask(once))[:limit]
+
+
+def _meld_mask(present: int) -> int:
+    """The cards of ``present`` that lie in at least one meld of ``present``."""
+    full = (1 << 13) - 1
+    a, b, c, d = present & full, present >> 13 & full, present >> 26 & full, present >> 39 & full
+    in_run = _IN_RUN
+    sets = (a & b & (c | d)) | (c & d & (a | b))
+    return (a & (in_run[a] | sets) | (b & (in_run[b] | sets)) << 13
+            | (c & (in_run[c] | sets)) << 26 | (d & (in_run[d] | sets)) << 39)
 
 
 def best_initial_meld(hand: Sequence[int], *, values: Sequence[int] | None = None,
@@ -604,13 +720,51 @@ def improve(hand: Sequence[int], table: Sequence[Sequence[int]], *, values: Sequ
     return Cover(canonical_layout(cur_table), weight, sum(len(m) for m in cur_table), False, nodes)
 
 
+def extensions_of(once: int, table: Sequence[tuple[int, ...]]) -> list[tuple[int, tuple[int, ...]]]:
+    """:func:`extensions` of the hand given by its mask of held cards."""
+    out = []
+    for i, meld in enumerate(table):
+        mask, exts = _extension_table(meld)
+        if mask & once:
+            for c, new in exts:
+                if once >> c & 1:
+                    out.append((i, new))
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _extension_table(meld: tuple[int, ...]) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+    """:func:`_extensions_of` with the mask of the cards that extend ``meld``."""
+    exts = _extensions_of(meld)
+    mask = 0
+    for c, _new in exts:
+        mask |= 1 << c
+    return mask, exts
+
+
 def extensions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[tuple[int, tuple[int, ...]]]:
     """Single hand cards that extend a table meld: (meld index, new meld)."""
     out = []
     for i, meld in enumerate(table):
-        for c in range(52):
-            if hand[c] and len(meld) < 13:
-                new = (*meld, c)
-                if is_meld(new):
-                    out.append((i, canonical_meld(new)))
+        for c, new in _extensions_of(tuple(meld)):
+            if hand[c]:
+                out.append((i, new))
     return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _extensions_of(meld: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every card that extends ``meld`` to a valid meld, ascending, with the new canonical meld."""
+    if len(meld) >= 13 or not meld:
+        return ()
+    first = meld[0]
+    if len(meld) >= 2 and first % 13 == meld[1] % 13:  # a set: only its rank can join
+        candidates = [s * 13 + first % 13 for s in range(4)]
+    else:  # a run (or not a meld): only its suit can join
+        candidates = [first // 13 * 13 + r for r in range(13)]
+    out = []
+    for c in candidates:
+        new = (*meld, c)
+        if is_meld(new):
+            out.append((c, canonical_meld(new)))
+    return tuple(out)

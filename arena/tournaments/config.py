@@ -75,16 +75,24 @@ from arena.bots import check_bot_spec, list_bots
 from arena.core.state import Game
 from arena.games import get_game, list_games
 
-__all__ = ["ConfigError", "Entrant", "DuplicateSettings", "GauntletSettings", "TournamentConfig",
+__all__ = ["ConfigError", "ConfigWarning", "Entrant", "DuplicateSettings", "GauntletSettings", "SwissSettings",
+           "LadderSettings", "TournamentConfig", "TIEBREAKS", "SWISS_SCORING", "MATCHMAKING",
            "load_config", "loads_config", "parse_config", "FORMATS", "example_path", "example_paths"]
 
-FORMATS = ("round_robin", "duplicate", "gauntlet")
+FORMATS = ("round_robin", "duplicate", "gauntlet", "swiss", "ladder")
 """Known tournament formats."""
 
 ROTATION_SCHEMES = ("cyclic", "reversed", "all")
 MOVEMENTS = ("auto", "rotation", "field")
 DUPLICATE_MODES = ("teams", "pairs", "seats")
 DUPLICATE_SCORING = ("imps", "matchpoints", "butler", "cross_imps")
+
+TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger", "head_to_head")
+"""Swiss tie-breaks, in their default order (see :mod:`arena.tournaments.swiss`)."""
+SWISS_SCORING = ("vp", "wdl", "matchpoints")
+MATCHMAKING = ("rating", "random")
+
+_SECTIONS = ("round_robin", "duplicate", "gauntlet", "swiss", "ladder")
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _EXAMPLES = Path(__file__).with_name("examples")
@@ -97,6 +105,11 @@ class ConfigError(ValueError):
         super().__init__(f"{path}: {message}")
         self.path = path
         """Dotted path of the offending field (``tournament.deals``, ``entrants[2].bot``)."""
+
+
+class ConfigWarning(UserWarning):
+    """A valid file that asks for something that cannot be done in full (e.g. more
+    Swiss rounds than can avoid rematches); the message starts with the field."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +140,35 @@ class GauntletSettings:
 
 
 @dataclass(frozen=True)
+class SwissSettings:
+    """The ``[swiss]`` section (see :mod:`arena.tournaments.swiss`)."""
+
+    rounds: int
+    tiebreaks: tuple[str, ...] = TIEBREAKS
+    bye_score: float = 1.0
+    """A bye's result as a share of a win (1: a full point)."""
+    seed: int = 0
+    """Orders equal entrants (the initial ranking and the draw among equals)."""
+    scoring: str = "wdl"
+    """Two-sided encounters: ``vp`` (IMPs to WBF VPs / 20), ``wdl`` (win 1, draw 1/2
+    on the total margin) or ``matchpoints`` (per deal 1 / 1/2 / 0, averaged)."""
+
+
+@dataclass(frozen=True)
+class LadderSettings:
+    """The ``[ladder]`` section (see :mod:`arena.tournaments.ladder`)."""
+
+    concurrency: int = 4
+    """Encounters per batch (one batch is one round of the conductor)."""
+    max_matches_per_entrant_per_hour: float | None = None
+    """Encounters an entrant may start per hour (``None``: no limit)."""
+    matchmaking: str = "rating"
+    """``rating`` (few games / wide intervals first, close opponents) or ``random``."""
+    stop_after: int | None = None
+    """Stop after this many encounters (``None``: run until stopped)."""
+
+
+@dataclass(frozen=True)
 class TournamentConfig:
     """A validated tournament; build it with :func:`load_config` or :func:`parse_config`."""
 
@@ -145,6 +187,8 @@ class TournamentConfig:
     """Round robin: seating scheme per deal and table."""
     duplicate: DuplicateSettings | None = None
     gauntlet: GauntletSettings | None = None
+    swiss: SwissSettings | None = None
+    ladder: LadderSettings | None = None
     source: str | None = None
     """The file it was read from, if any."""
 
@@ -237,7 +281,7 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
 
     :raises ConfigError: naming the first invalid field.
     """
-    _unknown(data, {"tournament", "entrants", "round_robin", "duplicate", "gauntlet"}, "")
+    _unknown(data, {"tournament", "entrants", *_SECTIONS}, "")
     t = _table(data, "tournament", "tournament", required=True)
     assert t is not None
     path = "tournament"
@@ -283,7 +327,7 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
     entrants = _entrants(data, game_name)
     k = len(entrants)
 
-    for section in ("round_robin", "duplicate", "gauntlet"):
+    for section in _SECTIONS:
         if section in data and section != fmt:
             raise ConfigError(section, f"section given but tournament.format is {fmt!r}")
 
@@ -299,11 +343,13 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
         duplicate = _duplicate(data, game, k)
     elif fmt == "gauntlet":
         gauntlet = _gauntlet(data, entrants)
+    swiss = _swiss(data, game, k, seed) if fmt == "swiss" else None
+    ladder = _ladder(data, game, k) if fmt == "ladder" else None
 
     return TournamentConfig(id=tid, name=name, game=game_name, preset=preset, options=dict(options),
                             format=fmt, entrants=tuple(entrants), deals=deals, seed=seed,
                             deadline_ms=float(deadline), rotations=rotations, duplicate=duplicate,
-                            gauntlet=gauntlet, source=source)
+                            gauntlet=gauntlet, swiss=swiss, ladder=ladder, source=source)
 
 
 def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
@@ -423,6 +469,72 @@ def _gauntlet(data: dict[str, Any], entrants: list[Entrant]) -> GauntletSettings
         raise ConfigError("gauntlet.sprt.pentanomial", f"must be true or false, got {sprt['pentanomial']!r}")
     assert cand is not None
     return GauntletSettings(candidate=cand, sprt=dict(sprt))
+
+
+def _units_check(game: Game, section: str) -> int:
+    units = len(game.teams())
+    if game.name == "bridge" and game.options.get("scoring") != "duplicate":
+        raise ConfigError("tournament.options", f"a {section} of bridge plays duplicate boards: use "
+                                                "preset \"duplicate\" (scoring = \"duplicate\")")
+    return units
+
+
+def _swiss(data: dict[str, Any], game: Game, k: int, seed: int) -> SwissSettings:
+    import math
+    import warnings
+
+    sw = _table(data, "swiss", "swiss") or {}
+    _unknown(sw, {"rounds", "tiebreaks", "bye_score", "seed", "scoring"}, "swiss")
+    units = _units_check(game, "Swiss")
+    need = 2 if units == 2 else units
+    if k < need:
+        raise ConfigError("entrants", f"a Swiss of {game.name} needs at least {need} entrants, got {k}")
+    # rounds in which nobody need meet anyone twice: a two-sided field meets n-1 others
+    # (plus one bye each when odd); a table meets size-1 new entrants per round
+    limit = (k - 1 + k % 2) if units == 2 else max(1, (k - 1) // (units - 1))
+    rounds = _posint(sw, "rounds", "swiss") if "rounds" in sw else min(limit, max(1, math.ceil(math.log2(k))))
+    if rounds > limit:
+        warnings.warn(ConfigWarning(f"swiss.rounds: {rounds} rounds with {k} entrants cannot avoid "
+                                    f"rematches (at most {limit}); rematches will be allowed"), stacklevel=2)
+    tbs = sw.get("tiebreaks", list(TIEBREAKS))
+    if not isinstance(tbs, list) or not all(isinstance(t, str) for t in tbs):
+        raise ConfigError("swiss.tiebreaks", f"must be a list of names from {', '.join(TIEBREAKS)}, got {tbs!r}")
+    for i, t in enumerate(tbs):
+        if t not in TIEBREAKS:
+            raise ConfigError(f"swiss.tiebreaks[{i}]", f"unknown tie-break {t!r}; known: {', '.join(TIEBREAKS)}")
+    if len(set(tbs)) != len(tbs):
+        raise ConfigError("swiss.tiebreaks", "a tie-break is listed twice")
+    bye = sw.get("bye_score", 1.0)
+    if isinstance(bye, bool) or not isinstance(bye, (int, float)) or not 0 <= bye <= 1:
+        raise ConfigError("swiss.bye_score", f"must be a number in [0, 1] (a share of a win), got {bye!r}")
+    sseed = sw.get("seed", seed)
+    if type(sseed) is not int:
+        raise ConfigError("swiss.seed", f"must be an integer, got {sseed!r}")
+    default = "vp" if game.name == "bridge" else "wdl"
+    scoring = _str(sw, "scoring", "swiss", default=default, choices=SWISS_SCORING) or default
+    if units != 2 and scoring != "wdl":
+        raise ConfigError("swiss.scoring", f"n-player tables compare entrants pairwise (wdl), got {scoring!r}")
+    return SwissSettings(rounds=rounds, tiebreaks=tuple(tbs), bye_score=float(bye), seed=sseed, scoring=scoring)
+
+
+def _ladder(data: dict[str, Any], game: Game, k: int) -> LadderSettings:
+    ld = _table(data, "ladder", "ladder") or {}
+    _unknown(ld, {"concurrency", "max_matches_per_entrant_per_hour", "matchmaking", "stop_after"}, "ladder")
+    units = _units_check(game, "ladder")
+    need = 2 if units == 2 else units
+    if k == 0:
+        raise ConfigError("entrants", "a ladder needs entrants: add [[entrants]] tables")
+    if k < need:
+        raise ConfigError("entrants", f"a ladder of {game.name} needs at least {need} entrants, got {k}")
+    concurrency = _posint(ld, "concurrency", "ladder") if "concurrency" in ld else 4
+    rate = ld.get("max_matches_per_entrant_per_hour")
+    if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or rate <= 0):
+        raise ConfigError("ladder.max_matches_per_entrant_per_hour", f"must be a positive number, got {rate!r}")
+    mm = _str(ld, "matchmaking", "ladder", default="rating", choices=MATCHMAKING) or "rating"
+    stop = _posint(ld, "stop_after", "ladder") if "stop_after" in ld else None
+    return LadderSettings(concurrency=concurrency,
+                          max_matches_per_entrant_per_hour=None if rate is None else float(rate),
+                          matchmaking=mm, stop_after=stop)
 
 
 # -- examples ------------------------------------------------------------------------------

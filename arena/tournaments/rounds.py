@@ -41,7 +41,7 @@ __all__ = ["Format", "TournamentView", "register_format", "unregister_format", "
            "RoundRobinFormat", "DuplicateFormat", "GauntletFormat", "SprtCheck"]
 
 _REGISTRY: dict[str, type[Format]] = {}
-_BUILTIN_MODULES: tuple[str, ...] = ("arena.tournaments.rounds",)
+_BUILTIN_MODULES: tuple[str, ...] = ("arena.tournaments.rounds", "arena.tournaments.swiss")
 """Modules whose import registers formats (a new format module adds itself here)."""
 
 

@@ -275,6 +275,11 @@ def standings(config: TournamentConfig, records: Iterable[Any]) -> Standings:
 
     :raises ValueError: if a record of this tournament lacks a required tag.
     """
+    if config.format not in ("round_robin", "duplicate", "gauntlet"):  # round-based: the format's own
+        from arena.tournaments.rounds import make_format
+
+        st: Standings = make_format(config).standings(records)
+        return st
     game = config.make_game()
     units = [list(u) for u in game.teams()]
     specs = expand(config)

@@ -16,7 +16,7 @@ text sorts groups by key (4 .. A, WILD, BLACK3) and cards in canonical card orde
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena.core.cards import sort_cards
@@ -24,7 +24,7 @@ from arena.core.errors import InvalidActionError
 
 from arena.games.canasta.rules import KEY_ORDER, KEYS
 
-__all__ = ["CanastaAction", "Group", "KIND_ORDER", "DRAW", "DECLINE"]
+__all__ = ["CanastaAction", "Group", "KIND_ORDER", "DRAW", "DECLINE", "DISCARDS"]
 
 Group = tuple[str, tuple[str, ...]]
 """A meld group: key and cards (canonical order)."""
@@ -70,6 +70,8 @@ class CanastaAction:
     """``(key, cards)`` pairs for ``take`` and ``meld``."""
     card: str = ""
     """The discarded card for ``discard``."""
+    _key: tuple[Any, ...] | None = field(default=None, compare=False, hash=False, repr=False)
+    """The memoized :meth:`sort_key` (not part of the value)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KIND_ORDER:
@@ -79,6 +81,23 @@ class CanastaAction:
         object.__setattr__(self, "groups", groups)
 
     # -- construction ----------------------------------------------------
+    @classmethod
+    def _trusted(cls, kind: str, groups: tuple[Group, ...] = (), card: str = "") -> CanastaAction:
+        """The engine's constructor: ``kind`` known, every key and card a valid token.
+
+        Normalizes exactly as ``__post_init__`` does (groups by key, cards in canonical
+        order), with C-level sort keys; the result is equal to ``cls(kind, groups, card)``.
+        """
+        obj = object.__new__(cls)
+        order = _CARD_ORDER.__getitem__
+        setattr_ = object.__setattr__
+        setattr_(obj, "kind", kind)
+        setattr_(obj, "groups", tuple(sorted([(k, tuple(sorted(c, key=order))) for k, c in groups],
+                                             key=_group_order)))
+        setattr_(obj, "card", card)
+        setattr_(obj, "_key", None)
+        return obj
+
     @classmethod
     def meld(cls, groups: Any) -> CanastaAction:
         """A MELD action from ``{key: cards}`` or ``[(key, cards), ...]``."""
@@ -138,10 +157,14 @@ class CanastaAction:
         return self.kind
 
     def sort_key(self) -> tuple[Any, ...]:
-        """The order of :meth:`CanastaState.legal_actions`."""
-        return (KIND_ORDER[self.kind], _CARD_ORDER.get(self.card, -1),
-                tuple((KEY_ORDER.get(k, 99), len(c), tuple(_CARD_ORDER.get(x, 99) for x in c))
-                      for k, c in self.groups))
+        """The order of :meth:`CanastaState.legal_actions` (memoized)."""
+        key = self._key
+        if key is None:
+            key = (KIND_ORDER[self.kind], _CARD_ORDER.get(self.card, -1),
+                   tuple((KEY_ORDER.get(k, 99), len(c), tuple(_CARD_ORDER.get(x, 99) for x in c))
+                         for k, c in self.groups))
+            object.__setattr__(self, "_key", key)
+        return key
 
     @property
     def cards(self) -> list[str]:
@@ -151,6 +174,12 @@ class CanastaAction:
         return [c for _, cs in self.groups for c in cs]
 
 
+def _group_order(group: Group) -> int:
+    return KEY_ORDER.get(group[0], 99)
+
+
+DISCARDS: dict[str, CanastaAction] = {tok: CanastaAction("discard", (), tok) for tok in _CARD_ORDER}
+"""The DISCARD action of every card (shared: actions are immutable values)."""
 DRAW = CanastaAction("draw")
 DECLINE = CanastaAction("decline")
 assert KEYS[0] == "4"

@@ -18,8 +18,9 @@ from arena.core.dealing import Dealer
 from arena.core.errors import IllegalActionError, InvalidActionError
 from arena.core.state import TERMINAL, Action, Observation, State
 
-from arena.games.canasta.actions import DECLINE, DRAW, CanastaAction, Group
-from arena.games.canasta.rules import (CANASTA_REQUIRED, KEY_ORDER, NATURAL_RANKS, VALUES, WILDS, Rules,
+from arena.games.canasta.actions import DECLINE, DISCARDS, DRAW, CanastaAction, Group
+from arena.games.canasta.rules import (BLACK3, CANASTA_REQUIRED, KEY_ORDER, NATURAL_RANKS, NATURALS, RED3,
+                                       VALUES, WILDS, Rules,
                                        card_value, is_black3, is_natural, is_red3, is_wild,
                                        opening_table_value, rank_value)
 from arena.games.canasta.scoring import HandScore, is_canasta, score_side
@@ -87,6 +88,27 @@ class CanastaObservation(Observation):
     """Per finished hand, the hand score of every side."""
     last_hand_hands: tuple[tuple[str, ...], ...]
     """Per seat, the cards left in hand at the end of the previous hand (revealed for scoring)."""
+
+
+_TOKEN_ORDER = {tok: i for i, tok in enumerate(standard_deck(1, 1))}
+
+
+def _sorted_tokens(cards: Iterable[str]) -> list[str]:
+    """``sort_cards`` with a C-level key (every token valid; falls back otherwise)."""
+    cards = list(cards)
+    try:
+        return sorted(cards, key=_TOKEN_ORDER.__getitem__)
+    except KeyError:
+        return sort_cards(cards)
+
+
+_KIND: dict[str, int] = {"JK": 1}
+"""Card kinds for :meth:`CanastaState._pool`: 1 joker, 2 a two, 3 a black three, 4 a natural."""
+for _tok in standard_deck(1):
+    _KIND[_tok] = 2 if _tok[0] == "2" else 3 if is_black3(_tok) else 4 if is_natural(_tok) else 0
+
+
+_make = CanastaAction._trusted
 
 
 def _wild_ok(rules: Rules, nat: int, wild: int) -> bool:
@@ -299,6 +321,11 @@ class CanastaState(State):
     def validate(self, action: Action) -> None:
         if not isinstance(action, CanastaAction):
             raise InvalidActionError(f"a canasta action must be a CanastaAction, got {action!r}")
+        cache = self._legal_cache
+        if cache is not None and (action.kind == "meld" or action.kind == "take"):
+            for listed in cache:  # the very object listed now: legal by construction
+                if listed is action:
+                    return
         problem = self.problem(action)
         if problem is not None:
             raise IllegalActionError(problem)
@@ -372,7 +399,13 @@ class CanastaState(State):
             return None
         return f"{a.kind} is not allowed in the play phase: meld or discard (rule 6.3)"
 
-    def _group_problem(self, seat: int, groups: tuple[Group, ...], take: bool) -> str | None:
+    def _group_problem(self, seat: int, groups: tuple[Group, ...], take: bool,
+                       ctx: tuple[int, int] | None = None) -> str | None:
+        """Why a TAKE_PILE (``take``) or MELD of ``groups`` is illegal now, or ``None``.
+
+        ``ctx``: ``(cards in the seat's hand, canastas of its side)`` when the caller
+        (the legal-action enumeration) has them already; computed here otherwise.
+        """
         r = self.rules
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -386,8 +419,8 @@ class CanastaState(State):
             if not self.pile:
                 return "the pile is empty (rule 9.1)"
             top = self.pile[-1]
-            if not is_natural(top):
-                kind = "a wild card" if is_wild(top) else "a three"
+            if top not in NATURALS:
+                kind = "a wild card" if top in WILDS else "a three"
                 return f"the top card {top} is {kind}; the pile cannot be taken (rule 9.1)"
             if self.black3_blocker >= 0:
                 return (f"seat {self.black3_blocker} discarded a black three: nobody may take the pile "
@@ -396,33 +429,35 @@ class CanastaState(State):
             if top_rank not in keys:
                 return f"taking the pile needs a group of the top card's rank {top_rank} (rule 9.3)"
         used: dict[str, int] = {}
+        nused = 0
         for key, cards in groups:
             if not cards and key != top_rank:
                 return f"group {key} has no cards; only the top group of a pickup may be empty (rule 16)"
             if key == "WILD" and not r.wild_meld_allowed:
                 return "a meld of only wild cards is not allowed in this preset (rule 7.4)"
             for c in cards:
-                if is_red3(c):
+                if c in RED3:
                     return f"a red three ({c}) is never melded (rule 2)"
                 if key == "BLACK3":
-                    if not is_black3(c):
+                    if c not in BLACK3:
                         return f"{c} cannot go in a BLACK3 meld: only black threes, no wild cards (rule 7.5)"
                 elif key == "WILD":
-                    if not is_wild(c):
+                    if c not in WILDS:
                         return f"{c} cannot go in a WILD meld: only jokers and 2s (rule 7.4)"
-                elif is_black3(c):
+                elif c in BLACK3:
                     return f"a black three ({c}) can be melded only in a BLACK3 group when going out (rule 7.5)"
                 elif c not in WILDS and c[0] != key:
                     return f"{c} does not belong in a meld of rank {key} (rule 7.1)"
                 used[c] = used.get(c, 0) + 1
+            nused += len(cards)
         for c, k in used.items():
             have = hand.get(c, 0)
             if have < k:
                 return f"{c} is not in your hand" if have == 0 else f"you hold only {have} x {c}"
         if take:
             tcards = next(c for k, c in groups if k == top_rank)
-            nat = sum(1 for c in tcards if not is_wild(c))
-            wild = len(tcards) - nat
+            wild = sum(1 for c in tcards if c in WILDS)
+            nat = len(tcards) - wild
             if self._frozen_for(side):
                 if nat < 2:
                     why = "the pile is frozen" if self._frozen() else "your side has not opened, so the pile is frozen for it"
@@ -433,9 +468,13 @@ class CanastaState(State):
                 return (f"taking the pile needs two natural {top_rank}s from your hand{extra}, or a meld of "
                         f"{top_rank}s on your side (rule 9.3)")
         # Resulting melds.
-        canastas = self._canastas(side)
-        opening_value = card_value(top) if take else 0
+        if ctx is None:
+            hand_size, canastas = sum(hand.values()), self._canastas(side)
+        else:
+            hand_size, canastas = ctx
+        opening_value = VALUES[top] if take else 0
         new_canasta = False
+        substituted = r.substituted
         for key, cards in groups:
             old = melds.get(key)
             size_before = len(old) if old else 0
@@ -458,12 +497,12 @@ class CanastaState(State):
             if key != "BLACK3" and total >= 7 and size_before < 7:
                 canastas += 1
                 new_canasta = True
-            if r.substituted and key in NATURAL_RANKS:
+            if substituted and key in NATURAL_RANKS:
                 sub = rank_value(key)
                 opening_value += sum(sub if c in WILDS else VALUES[c] for c in cards)
             else:
                 opening_value += sum(VALUES[c] for c in cards)
-        hand_after = sum(hand.values()) - sum(used.values())
+        hand_after = hand_size - nused
         if take:
             hand_after += len(self.pile) - 1 - self.pile_red3
         can_out = canastas >= r.canastas_to_go_out
@@ -629,8 +668,11 @@ class CanastaState(State):
                 out.append(DECLINE)
             out.extend(self._take_candidates())
         else:
-            out = [CanastaAction("discard", (), c) for c in self.hands[seat]]
-            out.extend(a for a in set(self._meld_candidates()) if self._group_problem(seat, a.groups, False) is None)
+            hand = self.hands[seat]
+            out = [DISCARDS.get(c) or CanastaAction("discard", (), c) for c in hand]
+            ctx = (sum(hand.values()), self._canastas(self.side_of[seat]))
+            problem = self._group_problem
+            out.extend(a for a in set(self._meld_candidates()) if problem(seat, a.groups, False, ctx) is None)
         unique = list(dict.fromkeys(out))
         unique.sort(key=CanastaAction.sort_key)
         return list[Action](unique)
@@ -640,15 +682,21 @@ class CanastaState(State):
         twos: list[str] = []
         b3: list[str] = []
         jokers = 0
-        for c in sort_cards(self.hands[seat].elements()):
-            if c == "JK":
+        kinds = _KIND
+        for c in _sorted_tokens(self.hands[seat].elements()):
+            k = kinds.get(c, 0)
+            if k == 1:
                 jokers += 1
-            elif c[0] == "2":
+            elif k == 2:
                 twos.append(c)
-            elif is_black3(c):
+            elif k == 3:
                 b3.append(c)
-            elif is_natural(c):
-                nat.setdefault(c[0], []).append(c)
+            elif k == 4:
+                lst = nat.get(c[0])
+                if lst is None:
+                    nat[c[0]] = [c]
+                else:
+                    lst.append(c)
         return nat, twos, jokers, b3
 
     def _single_options(self, key: str, nat: list[str], twos: list[str], jokers: int, existing: list[str] | None,
@@ -751,16 +799,16 @@ class CanastaState(State):
             if old is not None and not (cards or twos or jokers):
                 continue
             for opt in self._single_options(k, cards, twos, jokers, old, 0 if old else 2):
-                out.append(CanastaAction("meld", ((k, opt),)))
+                out.append(_make("meld", ((k, opt),)))
         if self.rules.wild_meld_allowed and jokers + len(twos) >= (1 if "WILD" in melds else 3):
             lo = 1 if "WILD" in melds else 3
             for j in range(0, jokers + 1):
                 for t in range(0, len(twos) + 1):
                     if lo <= j + t <= 7 or (j == jokers and t == len(twos) and j + t >= lo):
-                        out.append(CanastaAction("meld", (("WILD", tuple(twos[:t]) + ("JK",) * j),)))
+                        out.append(_make("meld", (("WILD", tuple(twos[:t]) + ("JK",) * j),)))
         for groups in self._combos(nat, twos, jokers, b3, side, "", []):
             if groups:
-                out.append(CanastaAction("meld", groups))
+                out.append(_make("meld", groups))
         return out
 
     def _take_candidates(self) -> list[CanastaAction]:
@@ -779,17 +827,20 @@ class CanastaState(State):
         cands: list[CanastaAction] = []
         singles = self._single_options(rank, cards, twos, jokers, old, 0, extra_nat=1, allow_empty=True)
         for opt in singles:
-            cands.append(CanastaAction("take", ((rank, opt),)))
+            cands.append(_make("take", ((rank, opt),)))
         if not self.opened[side] and len(cards) >= 2:
             bases = [(rank, tuple(cards))]
             for j in range(1, min(jokers, 3) + 1):
                 bases.append((rank, tuple(cards) + ("JK",) * j))
             for base in bases:
                 for groups in self._combos(nat, twos, jokers, b3, side, rank, [base]):
-                    cands.append(CanastaAction("take", groups))
+                    cands.append(_make("take", groups))
         out = []
+        hand = self.hands[seat]
+        ctx = (sum(hand.values()), self._canastas(side))
+        problem = self._group_problem
         for a in dict.fromkeys(cands):
-            if self._group_problem(seat, a.groups, True) is None:
+            if problem(seat, a.groups, True, ctx) is None:
                 out.append(a)
         return out
 

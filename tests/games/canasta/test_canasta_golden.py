@@ -1,0 +1,73 @@
+"""Golden legal-action lists of canasta: the speed work changed nothing that is listed.
+
+Digests of every legal-action list (as text) and the serialized end state of seeded
+random playouts, recorded with the engine before the speed work (commit 5b65b43);
+any change to what ``legal_actions()`` lists, or to its order, changes them. Also:
+the listed melds and pickups, which ``validate`` accepts without re-checking when the
+very listed object comes back, pass the full check (``problem``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import pytest
+
+from arena.core.dealing import SeedStream
+from arena.games import get_game
+from arena.games.canasta import CanastaAction, CanastaState
+
+GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
+    ({'preset': 'classic', 'deals': 1},
+     ['fd3d7f7bbf3a3fd543b8', '28eb443fb6a9f17d8380', 'e12850c36a0f90606286']),
+    ({'preset': 'classic-2p', 'deals': 1},
+     ['c9216204b8539f3d6240', '2ef306b04d24c8ac05c7', 'eaa2c6c7905555888ab9']),
+    ({'preset': 'classic-3p', 'deals': 1},
+     ['6d4630e9edd334f32e20', '5d7bbab508f8d6052dbc', '58b70351da72c1158d94']),
+    ({'preset': 'classic-004', 'deals': 1},
+     ['eaa522f503e3acbad6f5', '24ea94079596421ff65b', 'b70011c5109cb4c85190']),
+    ({'preset': 'hungarian', 'deals': 1},
+     ['f0493f8ef8af5ad460a3', 'dd83c9bc94d104f73f10', '2049919c4705b4161e9d']),
+    ({'preset': 'hungarian', 'players': 6, 'deals': 1},
+     ['561c7a7a980e86750cd1', 'f01bf4df65dfb68aae16', '238c7e99f408f3a0c025']),
+    ({'preset': 'classic', 'deals': 2},
+     ['37252f2095af8ed23dad', 'ccbffbd0420c1c1c4982', '62e944b00451c4760b9d']),
+]
+
+
+def _digest(opts: dict[str, Any], seed: int) -> str:
+    h = hashlib.sha256()
+    state = get_game("canasta", **opts).new_initial_state(seed=seed)
+    rng = SeedStream(f"playout|{seed}")
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        h.update(("|".join(state.action_to_string(a) for a in legal) + "\n").encode())
+        state.apply_action(rng.choice(legal))
+    h.update(state.serialize().encode())
+    return h.hexdigest()[:20]
+
+
+@pytest.mark.parametrize("opts,digests", GOLDEN, ids=[repr(g[0]) for g in GOLDEN])
+def test_golden_legal_action_lists(opts: dict[str, Any], digests: list[str]) -> None:
+    assert [_digest(opts, seed) for seed in range(len(digests))] == digests
+
+
+@pytest.mark.parametrize("preset", ["classic", "hungarian", "classic-2p"])
+def test_listed_actions_pass_the_full_check(preset: str) -> None:
+    checked = 0
+    for seed in range(3):
+        state = get_game("canasta", preset=preset, deals=1).new_initial_state(seed=seed)
+        assert isinstance(state, CanastaState)
+        rng = SeedStream(f"fast|{seed}")
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            for a in legal:
+                assert isinstance(a, CanastaAction)
+                assert state.problem(a) is None, (str(a), state.problem(a))
+                # the engine's constructor normalizes as the public one does
+                again = CanastaAction(a.kind, a.groups, a.card)
+                assert again == a and again.sort_key() == a.sort_key() and str(again) == str(a)
+                checked += 1
+            state.apply_action(rng.choice(legal))
+    assert checked > 100

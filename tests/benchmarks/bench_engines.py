@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     for row in ARENA_ROWS:
         if row + " [baseline]" in rates and row in rates:
             (c, w), (bc, bw) = rates[row], rates[row + " [baseline]"]
-            speed = (bc / c, bw / w) if row.endswith("clone") else (c / bc, w / bw)
+            speed = (c / bc, w / bw)
             print(f"speed-up {row} vs baseline: {speed[0]:5.2f} cpu  {speed[1]:5.2f} wall")
     if "bridge-clone" in rates and "bridge-openspiel-clone" in rates:
         a, o = rates["bridge-clone"][0], rates["bridge-openspiel-clone"][0]

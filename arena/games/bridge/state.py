@@ -116,8 +116,10 @@ class BridgeState(State):
         self._hand = -1
         self._leader = -1
         self._plays: list[int] = []
-        self._leaders: list[int] = []
-        self._won = [0, 0]
+        self._leaders: tuple[int, ...] = ()
+        """Leader of each trick (a tuple, replaced per trick: clones share it)."""
+        self._won = (0, 0)
+        """Tricks won (N-S, E-W) in this deal (a tuple, replaced per trick)."""
         self._legal_mask = 0
         """Legal cards of the hand to play (a mask), kept up to date in the play."""
         self._follow = -1
@@ -139,6 +141,33 @@ class BridgeState(State):
     def returns(self) -> list[float]:
         ns = float(self._ns_result)
         return [ns, -ns, ns, -ns]
+
+    def legal_actions(self) -> list[Action]:
+        """Legal action ids (the base class's contract, without its indirections)."""
+        cache = self._legal_cache
+        if cache is not None:
+            return cache
+        if self._phase == _PLAY:
+            s = self._follow
+            if s >= 0:
+                out: list[Action] = list(SUIT_CARDS[s][self._legal_mask >> (13 * s)])
+            else:
+                out = mask_to_ids(self._legal_mask)  # type: ignore[assignment]  # list[int] of ids
+        elif self._phase == _AUCTION:
+            out = list(AUCTION_LEGAL[self._auction_key()])
+        else:
+            out = []
+        self._legal_cache = out
+        return out
+
+    def apply_action(self, action: Action) -> None:
+        """The base class's ``apply_action``, with a direct path for a legal card."""
+        if type(action) is int and self._phase == _PLAY and 0 <= action < 52 and self._legal_mask >> action & 1:
+            self._apply_play(action)
+            self.history.append(action)
+            self._legal_cache = None
+            return
+        super().apply_action(action)
 
     def _legal_actions(self) -> list[Action]:
         if self._phase == _PLAY:
@@ -231,7 +260,7 @@ class BridgeState(State):
         self._dummy = declarer ^ 2
         self._phase = _PLAY
         leader = self._leader = self._hand = (declarer + 1) & 3
-        self._leaders.append(leader)
+        self._leaders = self._leaders + (leader,)
         self._follow = -1
         self._legal_mask = self._hands[leader]
         self._actor = leader  # the opening leader is a defender (never dummy)
@@ -261,12 +290,13 @@ class BridgeState(State):
                     best = c
                     bi = i
             hand = (self._leader + bi) & 3
-            self._won[hand & 1] += 1
+            won = self._won
+            self._won = (won[0] + 1, won[1]) if hand & 1 == 0 else (won[0], won[1] + 1)
             if len(plays) == 52:
                 self._end_deal(passed_out=False)
                 return
             self._leader = hand
-            self._leaders.append(hand)
+            self._leaders = self._leaders + (hand,)
             self._follow = -1
             self._legal_mask = hands[hand]
         else:
@@ -297,7 +327,7 @@ class BridgeState(State):
             declarer=declarer, tricks=tricks,
             contract=format_contract(self._level, self._strain,
                                      self._doubled if not passed_out else 0))
-        self._records.append(rec)
+        self._records = self._records + [rec]  # replaced, not appended: clones share the list
         if not self._rubber:
             score = 0
             if not passed_out:
@@ -418,24 +448,29 @@ class BridgeState(State):
 
     # -- copies ---------------------------------------------------------------------------
     def clone(self) -> BridgeState:
+        """An independent copy.
+
+        Shared, not copied: what is never mutated in place (the deal, the masks of the
+        dealt hands, tricks won, trick leaders and deal records, which are replaced
+        when they change), the auction lists once the auction is over, and in
+        duplicate scoring the dealer (a board has one shuffle, drawn at the start).
+        """
         other = BridgeState.__new__(BridgeState)
-        d = other.__dict__
-        d.update(self.__dict__)
-        dealer = Dealer.__new__(Dealer)
-        dealer.seed = self.dealer.seed
-        dealer.stacked = self.dealer.stacked
-        dealer.realized = list(self.dealer.realized)
-        d["dealer"] = dealer
+        d = self.__dict__.copy()
+        other.__dict__ = d
         d["history"] = list(self.history)
         d["_legal_cache"] = None
         d["_hands"] = list(self._hands)
-        d["_calls"] = list(self._calls)
-        d["_namer"] = list(self._namer)
         d["_plays"] = list(self._plays)
-        d["_leaders"] = list(self._leaders)
-        d["_won"] = list(self._won)
-        d["_records"] = list(self._records)
+        if self._phase == _AUCTION:
+            d["_calls"] = list(self._calls)
+            d["_namer"] = list(self._namer)
         if self._rubber:
+            dealer = Dealer.__new__(Dealer)
+            dealer.seed = self.dealer.seed
+            dealer.stacked = self.dealer.stacked
+            dealer.realized = list(self.dealer.realized)
+            d["dealer"] = dealer
             d["_rs"] = self._rs.copy()
             d["_totals"] = list(self._totals)
         return other

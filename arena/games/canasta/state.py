@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +110,43 @@ for _tok in standard_deck(1):
 
 
 _make = CanastaAction._trusted
+
+_Context = tuple[int, int, dict[str, tuple[int, int]]]
+"""(cards in hand, canastas of the side, per meld key of the side: (cards, wild cards))."""
+_NO_MELD = (0, 0)
+
+
+@lru_cache(maxsize=1 << 15)
+def _group_info(key: str, cards: tuple[str, ...]
+                ) -> tuple[str | None, tuple[tuple[str, int], ...], int, int, int]:
+    """What :meth:`CanastaState._group_problem` needs of one group alone (memoized): the first
+    card that may not go in a group of ``key`` (as the problem text) or ``None``, the card
+    counts in first-seen order, the wild cards, the face value and the substituted value
+    (wild cards at the rank's value) of the cards."""
+    used: dict[str, int] = {}
+    for c in cards:
+        if c in RED3:
+            return f"a red three ({c}) is never melded (rule 2)", (), 0, 0, 0
+        if key == "BLACK3":
+            if c not in BLACK3:
+                return f"{c} cannot go in a BLACK3 meld: only black threes, no wild cards (rule 7.5)", (), 0, 0, 0
+        elif key == "WILD":
+            if c not in WILDS:
+                return f"{c} cannot go in a WILD meld: only jokers and 2s (rule 7.4)", (), 0, 0, 0
+        elif c in BLACK3:
+            return (f"a black three ({c}) can be melded only in a BLACK3 group when going out (rule 7.5)",
+                    (), 0, 0, 0)
+        elif c not in WILDS and c[0] != key:
+            return f"{c} does not belong in a meld of rank {key} (rule 7.1)", (), 0, 0, 0
+        used[c] = used.get(c, 0) + 1
+    wild = sum(1 for c in cards if c in WILDS)
+    face = sum(VALUES[c] for c in cards)
+    if key in NATURAL_RANKS:
+        sub = rank_value(key)
+        subst = sum(sub if c in WILDS else VALUES[c] for c in cards)
+    else:
+        subst = face
+    return None, tuple(used.items()), wild, face, subst
 
 
 def _wild_ok(rules: Rules, nat: int, wild: int) -> bool:
@@ -399,12 +437,19 @@ class CanastaState(State):
             return None
         return f"{a.kind} is not allowed in the play phase: meld or discard (rule 6.3)"
 
+    def _listing_context(self, seat: int) -> _Context:
+        """What :meth:`_group_problem` needs about the position, once per listing."""
+        hand = self.hands[seat]
+        side = self.side_of[seat]
+        stats = {k: (len(v), sum(1 for c in v if c in WILDS)) for k, v in self.melds[side].items()}
+        return sum(hand.values()), self._canastas(side), stats
+
     def _group_problem(self, seat: int, groups: tuple[Group, ...], take: bool,
-                       ctx: tuple[int, int] | None = None) -> str | None:
+                       ctx: _Context | None = None) -> str | None:
         """Why a TAKE_PILE (``take``) or MELD of ``groups`` is illegal now, or ``None``.
 
-        ``ctx``: ``(cards in the seat's hand, canastas of its side)`` when the caller
-        (the legal-action enumeration) has them already; computed here otherwise.
+        ``ctx``: :meth:`_listing_context` when the caller (the legal-action
+        enumeration) has it already; computed here otherwise.
         """
         r = self.rules
         side = self.side_of[seat]
@@ -430,25 +475,21 @@ class CanastaState(State):
                 return f"taking the pile needs a group of the top card's rank {top_rank} (rule 9.3)"
         used: dict[str, int] = {}
         nused = 0
+        infos = []
         for key, cards in groups:
             if not cards and key != top_rank:
                 return f"group {key} has no cards; only the top group of a pickup may be empty (rule 16)"
             if key == "WILD" and not r.wild_meld_allowed:
                 return "a meld of only wild cards is not allowed in this preset (rule 7.4)"
-            for c in cards:
-                if c in RED3:
-                    return f"a red three ({c}) is never melded (rule 2)"
-                if key == "BLACK3":
-                    if c not in BLACK3:
-                        return f"{c} cannot go in a BLACK3 meld: only black threes, no wild cards (rule 7.5)"
-                elif key == "WILD":
-                    if c not in WILDS:
-                        return f"{c} cannot go in a WILD meld: only jokers and 2s (rule 7.4)"
-                elif c in BLACK3:
-                    return f"a black three ({c}) can be melded only in a BLACK3 group when going out (rule 7.5)"
-                elif c not in WILDS and c[0] != key:
-                    return f"{c} does not belong in a meld of rank {key} (rule 7.1)"
-                used[c] = used.get(c, 0) + 1
+            info = _group_info(key, cards)
+            if info[0] is not None:
+                return info[0]
+            infos.append(info)
+            if len(groups) == 1:
+                used = dict(info[1])
+            else:
+                for c, k in info[1]:
+                    used[c] = used.get(c, 0) + k
             nused += len(cards)
         for c, k in used.items():
             have = hand.get(c, 0)
@@ -469,22 +510,20 @@ class CanastaState(State):
                         f"{top_rank}s on your side (rule 9.3)")
         # Resulting melds.
         if ctx is None:
-            hand_size, canastas = sum(hand.values()), self._canastas(side)
-        else:
-            hand_size, canastas = ctx
+            ctx = self._listing_context(seat)
+        hand_size, canastas, stats = ctx
         opening_value = VALUES[top] if take else 0
         new_canasta = False
         substituted = r.substituted
-        for key, cards in groups:
-            old = melds.get(key)
-            size_before = len(old) if old else 0
+        for (key, cards), info in zip(groups, infos):
+            size_before, old_wild = stats.get(key, _NO_MELD)
             extra_top = 1 if key == top_rank and take else 0
             total = size_before + len(cards) + extra_top
             if key == "WILD" or key == "BLACK3":
                 if total < 3:
                     return f"a new {key} meld needs at least 3 cards (rule 7.{4 if key == 'WILD' else 5})"
             else:
-                wild = sum(1 for c in cards if c in WILDS) + (sum(1 for c in old if c in WILDS) if old else 0)
+                wild = info[2] + old_wild
                 nat = total - wild
                 if total < 3:
                     return f"a new meld of {key}s needs at least 3 cards (rule 7.1)"
@@ -497,11 +536,7 @@ class CanastaState(State):
             if key != "BLACK3" and total >= 7 and size_before < 7:
                 canastas += 1
                 new_canasta = True
-            if substituted and key in NATURAL_RANKS:
-                sub = rank_value(key)
-                opening_value += sum(sub if c in WILDS else VALUES[c] for c in cards)
-            else:
-                opening_value += sum(VALUES[c] for c in cards)
+            opening_value += info[4] if substituted and key in NATURAL_RANKS else info[3]
         hand_after = hand_size - nused
         if take:
             hand_after += len(self.pile) - 1 - self.pile_red3
@@ -670,12 +705,12 @@ class CanastaState(State):
         else:
             hand = self.hands[seat]
             out = [DISCARDS.get(c) or CanastaAction("discard", (), c) for c in hand]
-            ctx = (sum(hand.values()), self._canastas(self.side_of[seat]))
+            ctx = self._listing_context(seat)
             problem = self._group_problem
-            out.extend(a for a in set(self._meld_candidates()) if problem(seat, a.groups, False, ctx) is None)
-        unique = list(dict.fromkeys(out))
-        unique.sort(key=CanastaAction.sort_key)
-        return list[Action](unique)
+            out.extend(a for a in dict.fromkeys(self._meld_candidates()) if problem(seat, a.groups, False, ctx) is None)
+        # out holds no duplicates: distinct discards, melds and pickups deduplicated
+        out.sort(key=CanastaAction.sort_key)
+        return list[Action](out)
 
     def _pool(self, seat: int) -> tuple[dict[str, list[str]], list[str], int, list[str]]:
         nat: dict[str, list[str]] = {}
@@ -836,8 +871,7 @@ class CanastaState(State):
                 for groups in self._combos(nat, twos, jokers, b3, side, rank, [base]):
                     cands.append(_make("take", groups))
         out = []
-        hand = self.hands[seat]
-        ctx = (sum(hand.values()), self._canastas(side))
+        ctx = self._listing_context(seat)
         problem = self._group_problem
         for a in dict.fromkeys(cands):
             if problem(seat, a.groups, True, ctx) is None:

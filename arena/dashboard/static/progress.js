@@ -21,7 +21,7 @@
           set(row, "bar", function (el) { el.style.width = t.percent + "%"; });
           set(row, "failed", function (el) { el.textContent = t.counts.failed; });
           set(row, "status", function (el) { el.textContent = t.status; el.className = "badge " + t.status; });
-          if (t.status === "running" || t.status === "pending") active = true;
+          if (t.status === "running" || t.status === "pending" || t.status === "paused") active = true;
         });
         if (label) label.textContent = "updated " + new Date().toLocaleTimeString();
         setTimeout(tick, active ? 2000 : 5000);

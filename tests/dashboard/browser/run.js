@@ -76,7 +76,7 @@ async function tournamentPages(page) {
   check(pbn.ok() && /\[Deal "/.test(pbnText) && /\[Contract "/.test(pbnText), "PBN download has deals and contracts");
   // The tournament in progress.
   check(await open(page, "/tournaments/live-bridge") === 200, "live tournament page loads");
-  check(await count(page, "#matches .badge.running") === 1, "live tournament lists one running match");
+  check(await count(page, "#matches .badge.leased") === 1, "live tournament lists one leased match");
   check(await count(page, "#matches .badge.pending") >= 1, "live tournament lists pending matches");
   check(/provisional/.test(await text(page, "main")), "live standings are marked provisional");
   await shot(page, "tournament-live");
@@ -143,7 +143,7 @@ async function replay(page, game, href) {
 
 async function hidden(page) {
   await open(page, "/tournaments/live-bridge");
-  const running = await page.locator("#matches tr", { has: page.locator(".badge.running") }).locator("a.match-link").getAttribute("href");
+  const running = await page.locator("#matches tr", { has: page.locator(".badge.leased") }).locator("a.match-link").getAttribute("href");
   check(await open(page, running) === 200, "running match page loads");
   check(await count(page, "#no-record") === 1, "running match says it has no record");
   check(await count(page, ".card") === 0 && await count(page, "#replay") === 0, "running match shows no cards");

@@ -111,6 +111,51 @@ for _tok in standard_deck(1):
 
 _make = CanastaAction._trusted
 
+@lru_cache(maxsize=1 << 15)
+def _options(nat: tuple[str, ...], twos: tuple[str, ...], jokers: int, old_n: int, old_w: int, n_min: int,
+             extra_nat: int, allow_empty: bool, ratio: bool) -> tuple[tuple[str, ...], ...]:
+    """:meth:`CanastaState._single_options` (memoized): the groups of one rank, given the
+    rank's naturals, the 2s and jokers in hand and the existing meld's naturals and wilds."""
+    out = []
+    comps: list[tuple[int, int]] = []  # (jokers, twos): for each wild count, 2s first and jokers first
+    for w in range(0, min(3, jokers + len(twos)) + 1):
+        t = min(w, len(twos))
+        comps.append((w - t, t))
+        j = min(w, jokers)
+        if j != w - t:
+            comps.append((j, w - j))
+    for n in range(n_min, len(nat) + 1):
+        for j, t in comps:
+            if n + j + t == 0 and not allow_empty:
+                continue
+            tn, tw = old_n + n + extra_nat, old_w + j + t
+            if tn + tw < 3 or tn < 2 or not (tw <= 3 and (not ratio or tw <= tn)):
+                continue
+            out.append(nat[:n] + twos[:t] + ("JK",) * j)
+    return tuple(out)
+
+
+_ACTIONS: dict[tuple[str, tuple[Group, ...]], CanastaAction] = {}
+"""Generated MELD and TAKE_PILE actions by kind and raw groups (immutable, so shared)."""
+_VALID: dict[tuple[Any, ...], bool] = {}
+"""Whether a generated one-group MELD is legal, by everything that decides it (see
+:meth:`CanastaState._meld_candidates`)."""
+_MEMO_CAP = 1 << 17
+_RANK_CLASS = {k: rank_value(k) for k in NATURAL_RANKS}
+"""Natural ranks by value: the validity of a meld depends on its rank only through it."""
+
+
+def _action(kind: str, groups: tuple[Group, ...]) -> CanastaAction:
+    """The engine's action of ``kind`` and ``groups`` (memoized; equal to ``CanastaAction(kind, groups)``)."""
+    key = (kind, groups)
+    a = _ACTIONS.get(key)
+    if a is None:
+        if len(_ACTIONS) >= _MEMO_CAP:
+            _ACTIONS.clear()
+        a = _ACTIONS[key] = _make(kind, groups)
+    return a
+
+
 _Context = tuple[int, int, dict[str, tuple[int, int]]]
 """(cards in hand, canastas of the side, per meld key of the side: (cards, wild cards))."""
 _NO_MELD = (0, 0)
@@ -707,7 +752,8 @@ class CanastaState(State):
             out = [DISCARDS.get(c) or CanastaAction("discard", (), c) for c in hand]
             ctx = self._listing_context(seat)
             problem = self._group_problem
-            out.extend(a for a in dict.fromkeys(self._meld_candidates()) if problem(seat, a.groups, False, ctx) is None)
+            checked, others = self._meld_candidates(ctx)
+            out.extend(dict.fromkeys(checked + [a for a in others if problem(seat, a.groups, False, ctx) is None]))
         # out holds no duplicates: distinct discards, melds and pickups deduplicated
         out.sort(key=CanastaAction.sort_key)
         return list[Action](out)
@@ -736,26 +782,10 @@ class CanastaState(State):
 
     def _single_options(self, key: str, nat: list[str], twos: list[str], jokers: int, existing: list[str] | None,
                         n_min: int, extra_nat: int = 0, allow_empty: bool = False) -> list[tuple[str, ...]]:
-        r = self.rules
         old_w = sum(1 for c in existing if is_wild(c)) if existing else 0
         old_n = (len(existing) if existing else 0) - old_w
-        out = []
-        comps: list[tuple[int, int]] = []  # (jokers, twos): for each wild count, 2s first and jokers first
-        for w in range(0, min(3, jokers + len(twos)) + 1):
-            t = min(w, len(twos))
-            comps.append((w - t, t))
-            j = min(w, jokers)
-            if j != w - t:
-                comps.append((j, w - j))
-        for n in range(n_min, len(nat) + 1):
-            for j, t in comps:
-                if n + j + t == 0 and not allow_empty:
-                    continue
-                tn, tw = old_n + n + extra_nat, old_w + j + t
-                if tn + tw < 3 or tn < 2 or not _wild_ok(r, tn, tw):
-                    continue
-                out.append(tuple(nat[:n]) + tuple(twos[:t]) + ("JK",) * j)
-        return out
+        return list(_options(tuple(nat), tuple(twos), jokers, old_n, old_w, n_min, extra_nat, allow_empty,
+                             self.rules.ratio))
 
     def _combos(self, nat: dict[str, list[str]], twos: list[str], jokers: int, b3: list[str], side: int,
                 exclude: str, base_groups: list[Group]) -> list[tuple[Group, ...]]:
@@ -820,12 +850,50 @@ class CanastaState(State):
                     out.append(tuple(groups))
         return out
 
-    def _meld_candidates(self) -> list[CanastaAction]:
+    def _meld_candidates(self, ctx: _Context | None = None) -> tuple[list[CanastaAction], list[CanastaAction]]:
+        """MELD candidates: (one-group melds already checked legal, other candidates unchecked).
+
+        A one-group meld generated here uses only cards of the hand, and its naturals
+        are of its key's rank, so whether :meth:`_group_problem` accepts it is decided by
+        its key (``WILD``, or a natural rank's value), its numbers of cards, 2s and
+        jokers (cards of one kind are alike in value and in the rules), the side's meld
+        of that key (cards, wild cards), whether 0, 1 or more cards stay in hand, the
+        side's canastas (up to the number needed to go out), whether it has opened, its
+        requirement and the rules: those are the key of the memo ``_VALID``, whose
+        values come from :meth:`_group_problem` itself.
+        """
         seat = self.current
         side = self.side_of[seat]
         melds = self.melds[side]
         nat, twos, jokers, b3 = self._pool(seat)
-        out: list[CanastaAction] = []
+        if ctx is None:
+            ctx = self._listing_context(seat)
+        r = self.rules
+        hand_size, canastas, stats = ctx
+        # only whether 0, 1 or 2+ cards stay in hand matters, and canastas up to the number
+        # needed to go out (one-group melds make at most one more)
+        base = (min(canastas, r.canastas_to_go_out), self.opened[side], self.requirement[side], r.ratio,
+                r.substituted, r.wild_meld_allowed, r.canastas_to_go_out, r.canasta_meets_opening)
+        valid = _VALID
+        problem = self._group_problem
+        checked: list[CanastaAction] = []
+
+        def single(k: str, opt: tuple[str, ...]) -> None:
+            groups = ((k, opt),)
+            n = len(opt)
+            # the naturals of one rank are alike, and so are the 2s: counts decide, and of
+            # the rank only its value (face, and substituted for wild cards)
+            vkey = (_RANK_CLASS.get(k, k), n, sum(1 for c in opt if c[0] == "2"), opt.count("JK"),
+                    stats.get(k), min(hand_size - n, 2), base)
+            ok = valid.get(vkey)
+            if ok is None:
+                if len(valid) >= _MEMO_CAP:
+                    valid.clear()
+                ok = valid[vkey] = problem(seat, groups, False, ctx) is None
+            if ok:
+                checked.append(_action("meld", groups))
+
+        tw = tuple(twos)
         for k in NATURAL_RANKS:
             cards = nat.get(k, [])
             old = melds.get(k)
@@ -834,17 +902,18 @@ class CanastaState(State):
             if old is not None and not (cards or twos or jokers):
                 continue
             for opt in self._single_options(k, cards, twos, jokers, old, 0 if old else 2):
-                out.append(_make("meld", ((k, opt),)))
-        if self.rules.wild_meld_allowed and jokers + len(twos) >= (1 if "WILD" in melds else 3):
+                single(k, opt)
+        if r.wild_meld_allowed and jokers + len(twos) >= (1 if "WILD" in melds else 3):
             lo = 1 if "WILD" in melds else 3
             for j in range(0, jokers + 1):
                 for t in range(0, len(twos) + 1):
                     if lo <= j + t <= 7 or (j == jokers and t == len(twos) and j + t >= lo):
-                        out.append(_make("meld", (("WILD", tuple(twos[:t]) + ("JK",) * j),)))
+                        single("WILD", tw[:t] + ("JK",) * j)
+        others: list[CanastaAction] = []
         for groups in self._combos(nat, twos, jokers, b3, side, "", []):
             if groups:
-                out.append(_make("meld", groups))
-        return out
+                others.append(_action("meld", groups))
+        return checked, others
 
     def _take_candidates(self) -> list[CanastaAction]:
         """Every listed legal TAKE_PILE action of the current player (possibly none)."""
@@ -862,19 +931,42 @@ class CanastaState(State):
         cands: list[CanastaAction] = []
         singles = self._single_options(rank, cards, twos, jokers, old, 0, extra_nat=1, allow_empty=True)
         for opt in singles:
-            cands.append(_make("take", ((rank, opt),)))
+            cands.append(_action("take", ((rank, opt),)))
         if not self.opened[side] and len(cards) >= 2:
             bases = [(rank, tuple(cards))]
             for j in range(1, min(jokers, 3) + 1):
                 bases.append((rank, tuple(cards) + ("JK",) * j))
             for base in bases:
                 for groups in self._combos(nat, twos, jokers, b3, side, rank, [base]):
-                    cands.append(_make("take", groups))
+                    cands.append(_action("take", groups))
         out = []
         ctx = self._listing_context(seat)
         problem = self._group_problem
+        # One-group pickups are memoized like one-group melds (see _meld_candidates), with
+        # what a pickup adds: the top card is of the group's rank, whether the pile is
+        # frozen for the side, and the cards the pile brings into the hand.
+        r = self.rules
+        hand_size, canastas, stats = ctx
+        gain = len(self.pile) - 1 - self.pile_red3
+        base = ("take", self._frozen_for(side), r.natural_plus_wild_pickup, min(canastas, r.canastas_to_go_out),
+                self.opened[side], self.requirement[side], r.ratio, r.substituted, r.canastas_to_go_out,
+                r.canasta_meets_opening)
+        valid = _VALID
         for a in dict.fromkeys(cands):
-            if problem(seat, a.groups, True, ctx) is None:
+            groups = a.groups
+            if len(groups) == 1:
+                k, opt = groups[0]
+                n = len(opt)
+                vkey = (_RANK_CLASS[k], n, sum(1 for c in opt if c[0] == "2"), opt.count("JK"), stats.get(k),
+                        min(hand_size - n + gain, 2), base)
+                ok = valid.get(vkey)
+                if ok is None:
+                    if len(valid) >= _MEMO_CAP:
+                        valid.clear()
+                    ok = valid[vkey] = problem(seat, groups, True, ctx) is None
+                if ok:
+                    out.append(a)
+            elif problem(seat, groups, True, ctx) is None:
                 out.append(a)
         return out
 

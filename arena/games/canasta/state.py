@@ -948,7 +948,7 @@ class CanastaState(State):
         r = self.rules
         hand_size, canastas, stats = ctx
         gain = len(self.pile) - 1 - self.pile_red3
-        base = ("take", self._frozen_for(side), r.natural_plus_wild_pickup, min(canastas, r.canastas_to_go_out),
+        tbase = ("take", self._frozen_for(side), r.natural_plus_wild_pickup, min(canastas, r.canastas_to_go_out),
                 self.opened[side], self.requirement[side], r.ratio, r.substituted, r.canastas_to_go_out,
                 r.canasta_meets_opening)
         valid = _VALID
@@ -958,7 +958,7 @@ class CanastaState(State):
                 k, opt = groups[0]
                 n = len(opt)
                 vkey = (_RANK_CLASS[k], n, sum(1 for c in opt if c[0] == "2"), opt.count("JK"), stats.get(k),
-                        min(hand_size - n + gain, 2), base)
+                        min(hand_size - n + gain, 2), tbase)
                 ok = valid.get(vkey)
                 if ok is None:
                     if len(valid) >= _MEMO_CAP:

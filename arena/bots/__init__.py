@@ -6,7 +6,9 @@ factory ``(seed=..., **kwargs) -> Agent``.
 
 A bot is named by a spec, ``name`` or ``name?noise=p`` (:mod:`arena.bots.noise`):
 with ``noise`` every bot of every game plays a random legal action with
-probability ``p`` instead of its own choice.
+probability ``p`` instead of its own choice. The search bots (``pimc``) take
+their budget the same way, ``pimc?samples=20&ms=500`` (options their factory
+lists in its ``options`` attribute; :data:`arena.bots.noise.SEARCH_OPTIONS`).
 
 >>> make_bot('bridge', 'random', seed=1).name
 'random'
@@ -54,7 +56,18 @@ def check_bot_spec(game: str, spec: str, options: dict[str, Any] | None = None) 
     name, opts = parse_bot_spec(spec)
     if name not in list_bots(game):
         raise ValueError(f"unknown bot {name!r} for {game}; built-in bots: {', '.join(list_bots(game))}")
-    return format_bot_spec(name, {**opts, **(options or {})})
+    canonical = format_bot_spec(name, {**opts, **(options or {})})
+    _check_taken(game, name, parse_bot_spec(canonical)[1])
+    return canonical
+
+
+def _check_taken(game: str, name: str, opts: dict[str, Any]) -> None:
+    """Refuse a search option (:data:`arena.bots.noise.SEARCH_OPTIONS`) the bot does not take."""
+    taken = set(getattr(_game_bots(game).get(name), "options", ()))
+    extra = sorted(set(opts) - {"noise"} - taken)
+    if extra:
+        raise ValueError(f"{', '.join(extra)}: unknown bot option of {game} {name}; "
+                         f"it takes: {', '.join(['noise', *sorted(taken)])}")
 
 
 def make_bot(game: str, name: str, seed: int | str = 0, **kwargs: Any) -> Agent:
@@ -68,10 +81,12 @@ def make_bot(game: str, name: str, seed: int | str = 0, **kwargs: Any) -> Agent:
         opts.update(parse_bot_spec(f"x?noise={kwargs.pop('noise')}")[1])
     noise = float(opts.pop("noise", 0.0))
     if noise > 0.0:
-        return NoisyAgent(make_bot(game, name, seed, **kwargs), noise, seed)
+        return NoisyAgent(make_bot(game, format_bot_spec(name, opts), seed, **kwargs), noise, seed)
     factories = _game_bots(game)
+    if opts:
+        _check_taken(game, name, opts)
     if name in factories:
-        agent = factories[name](seed=seed, **kwargs)
+        agent = factories[name](seed=seed, **opts, **kwargs)
     elif name == "random":
         agent = RandomAgent(seed)
     else:

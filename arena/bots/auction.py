@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from arena.bots.base import Agent, RandomAgent
+from arena.bots.search.flat import make_search_bot
 from arena.core.state import Action
 from arena.games.auction.actions import PASS, Bid, Pay
 from arena.games.auction.rules import COMBINATIONS, UNIT, purchasing_power
@@ -154,5 +155,5 @@ def _heuristic(seed: int | str = 0, **kwargs: Any) -> Agent:
     return HeuristicAuctionAgent(seed, **kwargs)
 
 
-BOTS = {"random": _random, "heuristic": _heuristic}
+BOTS = {"random": _random, "heuristic": _heuristic, "pimc": make_search_bot("auction")}
 """Bot factories by name: ``(seed=..., **kw) -> Agent``."""

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from arena.bots.base import Agent, RandomAgent
+from arena.bots.search.flat import make_search_bot
 from arena.core.cards import card_index
 from arena.core.state import Action
 from arena.games.calypso.rules import TRUMP, winning_position
@@ -198,5 +199,5 @@ def _heuristic(seed: int | str = 0, **kwargs: Any) -> Agent:
     return CalypsoHeuristicAgent(seed)
 
 
-BOTS = {"random": _random, "heuristic": _heuristic}
+BOTS = {"random": _random, "heuristic": _heuristic, "pimc": make_search_bot("calypso")}
 """Bot factories ``(seed=..., **kw) -> Agent``."""

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.bots.base import Agent, MatchInfo, RandomAgent
+from arena.bots.search.flat import make_search_bot
 from arena.core.dealing import SeedStream
 from arena.core.state import Action
 
@@ -149,4 +150,4 @@ def _heuristic(seed: int | str = 0, **_: Any) -> Agent:
     return CanastaHeuristicAgent(seed)
 
 
-BOTS = {"random": _random, "heuristic": _heuristic}
+BOTS = {"random": _random, "heuristic": _heuristic, "pimc": make_search_bot("canasta")}

@@ -39,10 +39,15 @@ from arena.bots.base import Agent, MatchInfo
 from arena.core.dealing import SeedStream
 from arena.core.state import Action, SeatIndex
 
-__all__ = ["NoisyAgent", "parse_bot_spec", "format_bot_spec", "check_bot_options", "BOT_OPTIONS"]
+__all__ = ["NoisyAgent", "parse_bot_spec", "format_bot_spec", "check_bot_options", "BOT_OPTIONS", "SEARCH_OPTIONS"]
 
 BOT_OPTIONS = ("noise",)
 """Options every built-in bot accepts in its spec."""
+SEARCH_OPTIONS = ("depth", "ms", "playouts", "samples", "scoring", "width")
+"""Options of the search bots (``pimc``; :mod:`arena.bots.search`, :mod:`arena.bots.bridge.pimc`):
+numbers >= 0, or a word (``scoring=mp``). Each bot's factory lists those it takes
+(its ``options`` attribute) and checks their values; :func:`arena.bots.check_bot_spec`
+refuses one a bot does not take."""
 
 
 def check_bot_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -52,14 +57,38 @@ def check_bot_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """
     out: dict[str, Any] = {}
     for key, value in options.items():
+        if key in SEARCH_OPTIONS:
+            out[key] = _search_value(key, value)
+            continue
         if key not in BOT_OPTIONS:
-            raise ValueError(f"{key}: unknown bot option; known: {', '.join(BOT_OPTIONS)}")
+            raise ValueError(f"{key}: unknown bot option; known: {', '.join(BOT_OPTIONS + SEARCH_OPTIONS)}")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{key}: must be a number, got {value!r}")
         if not 0.0 <= float(value) <= 1.0:
             raise ValueError(f"{key}: must be a probability in [0, 1], got {value!r}")
         out[key] = float(value)
     return out
+
+
+def _search_value(key: str, value: Any) -> float | str:
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            if not value.isidentifier():
+                raise ValueError(f"{key}: must be a number or a word, got {value!r}") from None
+            return str(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not float(value) >= 0.0:
+        raise ValueError(f"{key}: must be a number >= 0 or a word, got {value!r}")
+    return float(value)
+
+
+def _format_value(key: str, value: Any) -> str:
+    if key in SEARCH_OPTIONS:
+        if isinstance(value, str):
+            return value
+        return str(int(value)) if float(value).is_integer() else repr(float(value))
+    return repr(value)
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -78,7 +107,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if not eq or not key:
             raise ValueError(f"bot spec {spec!r}: option {part!r} is not key=value")
         try:
-            raw[key] = float(value)
+            raw[key] = value if key in SEARCH_OPTIONS else float(value)
         except ValueError:
             raise ValueError(f"bot spec {spec!r}: {key} must be a number, got {value!r}") from None
     return name, check_bot_options(raw)
@@ -87,7 +116,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def format_bot_spec(name: str, options: Mapping[str, Any] | None = None) -> str:
     """The canonical spec of ``name`` with ``options`` (see the module docstring)."""
     opts = check_bot_options(options or {})
-    parts = [f"{k}={opts[k]!r}" for k in sorted(opts) if not (k == "noise" and opts[k] == 0.0)]
+    parts = [f"{k}={_format_value(k, opts[k])}" for k in sorted(opts) if not (k == "noise" and opts[k] == 0.0)]
     return name + ("?" + "&".join(parts) if parts else "")
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.bots.base import Agent, RandomAgent
+from arena.bots.search.flat import make_search_bot
 from arena.core.state import Action
 from arena.games.rummy.melds import INDEX, PASS, VALUE, RummyAction
 from arena.games.rummy import solver
@@ -77,4 +78,4 @@ def _heuristic(seed: int | str = 0, **kw: Any) -> Agent:
     return HeuristicAgent(seed, **kw)
 
 
-BOTS = {"random": _random, "heuristic": _heuristic}
+BOTS = {"random": _random, "heuristic": _heuristic, "pimc": make_search_bot("rummy")}

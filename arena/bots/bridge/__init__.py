@@ -1,4 +1,8 @@
-"""Built-in bridge bots: ``random`` and ``heuristic``.
+"""Built-in bridge bots: ``random``, ``heuristic`` and ``pimc``.
+
+``pimc`` (:mod:`arena.bots.bridge.pimc`) bids like ``heuristic`` and plays its
+cards by Perfect Information Monte Carlo on endplay's DDS (the ``search``
+extra); its options are ``samples``, ``ms`` and ``scoring``.
 
 ``heuristic`` bids a small natural system (:mod:`arena.bots.bridge.bidding`,
 :mod:`arena.bots.bridge.model`) and plays by the classic rules of thumb
@@ -10,7 +14,7 @@ Action ids: 0..51 cards (``suit * 13 + rank``), 52 Pass, 53 Double, 54 Redouble,
 55..89 bids ``1C`` .. ``7N``.
 
 >>> sorted(BOTS)
-['heuristic', 'random']
+['heuristic', 'pimc', 'random']
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from arena.bots.bridge.hand import PASS, Auction, Hand, card_ids
 from arena.bots.bridge.play import choose_card
 from arena.core.state import Action
 
-__all__ = ["BOTS", "HeuristicAgent", "make_heuristic", "make_random"]
+__all__ = ["BOTS", "HeuristicAgent", "make_heuristic", "make_pimc", "make_random"]
 
 
 class HeuristicAgent(Agent):
@@ -65,5 +69,15 @@ def make_random(seed: int | str = 0, **_: Any) -> Agent:
     return RandomAgent(seed)
 
 
-BOTS = {"random": make_random, "heuristic": make_heuristic}
+def make_pimc(seed: int | str = 0, **options: Any) -> Agent:
+    """Factory of the PIMC bot (:func:`arena.bots.bridge.pimc.make_pimc`; imported on
+    first use, so that endplay is only needed by those who play it)."""
+    from arena.bots.bridge.pimc import make_pimc as make
+
+    return make(seed, **options)
+
+
+make_pimc.options = ("samples", "ms", "scoring")  # type: ignore[attr-defined]  # bot spec options
+
+BOTS = {"random": make_random, "heuristic": make_heuristic, "pimc": make_pimc}
 """Bot name -> factory ``(seed=...) -> Agent``."""

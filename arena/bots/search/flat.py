@@ -1,0 +1,306 @@
+"""``pimc`` for canasta, calypso, robber rummy and auction: determinized rollouts.
+
+At each decision with more than one legal action the bot
+
+1. takes the candidates: the heuristic bot's choice first, then the other
+   listed legal actions in order, at most ``width`` in all;
+2. draws determinizations of its information set
+   (:class:`~arena.bots.search.infoset.InformationSet`: the hidden cards
+   re-dealt, the public history replayed, the observation checked unchanged);
+3. in each determinization plays every candidate and rolls out to the end of
+   the deal (canasta: the hand; calypso: the deal, valued by the current game's
+   points so far; rummy: the deal; auction: the game) with the game's heuristic
+   bot in every seat, and scores the outcome for its side: its points minus the
+   mean of the other sides' (``Game.match_points``);
+4. plays the candidate with the best mean over the determinizations (the
+   heuristic's choice wins ties). Every candidate is rolled out on the same
+   determinizations (common random numbers), so the comparison is paired.
+
+Budget (bot options): ``playouts`` (default 32: rollouts per decision, over all
+candidates; rounds of one determinization each, at least one round) and ``ms``
+(default 0 = none: time per decision at most; a round is not started when it
+would likely pass it). ``width`` (default 6) caps the candidates. ``depth``
+(default 0 = to the end of the deal; rummy 8) stops a rollout after that many
+decisions; rummy then values each hand as the deal's scoring would (minus its
+card values, or 10 a card before the first meld). Rummy rollouts play the best
+*listed* action (:class:`ListedGreedyRummy`): the heuristic's table solver costs
+~25 ms a turn.
+
+Information: the bot only learns its information set through
+:meth:`DeterminizedAgent.bind_information_set`, which the referee calls before
+each decision with an :class:`InformationSet` built from the seat's view (the
+state itself never reaches the bot). Without one (a bot reached over the
+protocol, or a referee that does not offer it) the bot plays as the heuristic.
+
+Determinism: each decision's random stream is keyed by the bot's seed, the match
+id, the seat and a digest of the observation; with ``ms = 0`` the decision is a
+function of the seed and the information set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from arena.bots.base import Agent, MatchInfo
+from arena.bots.search.infoset import InformationSet, observation_text
+from arena.core.dealing import SeedStream
+from arena.core.state import Action, Game, State
+
+__all__ = ["DeterminizedAgent", "make_search_bot", "SEARCH_GAMES"]
+
+SEARCH_GAMES = ("auction", "calypso", "canasta", "rummy")
+"""Games with a determinized ``pimc`` bot."""
+
+
+def _heuristic(game: str, seed: int | str = 0, **kw: Any) -> Agent:
+    from arena.bots import make_bot
+
+    return make_bot(game, "heuristic", seed=seed, **kw)
+
+
+def _deal_key(game: str, obs: Any) -> tuple[int, ...]:
+    """Changes exactly when the rollout horizon (the end of the deal) is passed."""
+    if game == "canasta":
+        return (obs.hand_number,)
+    if game == "calypso":
+        return (obs.game_number, obs.deal_number)
+    if game == "rummy":
+        return (obs.deal,)
+    return (obs.game_number,)
+
+
+def _rummy_points(state: State) -> list[float]:
+    """Scores so far plus what each hand would score if the deal ended now."""
+    from arena.games.rummy.melds import INDEX, VALUE
+
+    out = []
+    for s in range(state.game.num_players):
+        obs: Any = state.observation(s)
+        hand = obs.hand
+        pen = 10 * len(hand) if not obs.melded[s] else sum(VALUE[INDEX[t]] for t in hand)
+        out.append(float(obs.scores[s] - pen))
+    return out
+
+
+def _value(game: Game, state: State, seat: int, ended: bool) -> float:
+    """The seat's side's points minus the mean of the other sides' points."""
+    teams = game.teams()
+    if game.name == "calypso" and not state.is_terminal():
+        obs: Any = state.observation(seat)
+        per_side = [obs.scores[i] + obs.game_points[i] for i in range(2)]
+        pts = [float(per_side[s % 2]) for s in range(4)]
+    elif game.name == "rummy" and not ended and not state.is_terminal():
+        pts = _rummy_points(state)
+    else:
+        pts = [float(x) for x in game.match_points(state)]
+    mine = next(t for t in teams if seat in t)
+    others = [t for t in teams if seat not in t]
+    if not others:
+        return pts[seat]
+    return pts[mine[0]] - sum(pts[t[0]] for t in others) / len(others)
+
+
+class DeterminizedAgent(Agent):
+    """Determinized rollouts with the heuristic as policy; see the module docstring."""
+
+    def __init__(self, game: str, seed: int | str = 0, *, playouts: int = 32, ms: float = 0.0,
+                 width: int = 6, depth: int = 0, rollout_options: dict[str, Any] | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        if game not in SEARCH_GAMES:
+            raise ValueError(f"no determinized search bot for {game!r}")
+        for key, value, least in (("playouts", playouts, 1), ("width", width, 1), ("depth", depth, 0)):
+            if isinstance(value, bool) or int(value) != value or value < least:
+                raise ValueError(f"{key}: must be an integer >= {least}, got {value!r}")
+        if ms < 0:
+            raise ValueError(f"ms: must be >= 0 (0: no time limit), got {ms!r}")
+        self.game_name = game
+        self.name = "pimc"
+        self.seed = seed
+        self.playouts = int(playouts)
+        self.ms = float(ms)
+        self.width = int(width)
+        self.depth = int(depth)
+        self._rollout_options = dict(rollout_options or {})
+        self._clock = clock
+        self._policy = _heuristic(game, seed)
+        self._rollers: list[Agent] = []
+        self._info: MatchInfo = MatchInfo()
+        self._infoset: InformationSet | None = None
+        self.last_playouts = 0
+        """Rollouts of the last decision (for tests and benchmarks)."""
+        self.last_candidates: list[Action] = []
+        self.last_values: dict[Action, float] = {}
+        self.searches = 0
+        """Decisions searched so far (with an information set and several candidates)."""
+
+    def _roller(self) -> Agent:
+        if self.game_name == "rummy":
+            return ListedGreedyRummy()
+        return _heuristic(self.game_name, self.seed, **self._rollout_options)
+
+    # -- the referee's side ------------------------------------------------------
+    def start_match(self, info: MatchInfo) -> None:
+        self._info = info
+        self._policy.start_match(info)
+        n = int(info.get("num_players") or 0)
+        self._rollers = [self._roller() for _ in range(n)]
+        for s, r in enumerate(self._rollers):
+            r.start_match(MatchInfo({**info, "seat": s, "match_id": f"{info.get('match_id', '')}|rollout"}))
+
+    def bind_information_set(self, infoset: InformationSet) -> None:
+        """The seat's information set for the coming decision (called by the referee)."""
+        self._infoset = infoset
+
+    # -- deciding ---------------------------------------------------------------
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action | str:
+        infoset, self._infoset = self._infoset, None
+        base = self._policy.act(observation, legal_actions)
+        self.last_playouts = 0
+        self.last_candidates = []
+        if infoset is None or len(legal_actions) <= 1:
+            return base
+        if isinstance(base, str):
+            return base
+        candidates: list[Action] = [base]
+        for a in legal_actions:
+            if len(candidates) >= self.width:
+                break
+            if a != base:
+                candidates.append(a)
+        if len(candidates) == 1:
+            return base
+        return self._search(observation, infoset, candidates)
+
+    def _search(self, obs: Any, infoset: InformationSet, candidates: list[Action]) -> Action:
+        start = self._clock()
+        self.searches += 1
+        text = observation_text(obs)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        rng = SeedStream(f"pimc|{self.seed}|{self._info.get('match_id', '')}|{infoset.seat}|{digest}")
+        totals = [0.0] * len(candidates)
+        rounds = 0
+        done = 0
+        slowest = 0.0
+        budget = self.ms / 1000.0
+        seat = infoset.seat
+        while done + len(candidates) <= max(self.playouts, len(candidates)):
+            t0 = self._clock()
+            if budget and rounds and (t0 - start) + slowest > budget:
+                break
+            det = infoset.sample(rng)
+            if det is None:
+                break
+            for i, a in enumerate(candidates):
+                s = det.clone()
+                try:
+                    s.apply_action(a)
+                except ValueError:  # not legal in this determinization: never chosen
+                    totals[i] = float("-inf")
+                    continue
+                totals[i] += self._rollout(s, seat)
+                done += 1
+            rounds += 1
+            slowest = max(slowest, self._clock() - t0)
+        self.last_playouts = done
+        self.last_candidates = list(candidates)
+        if rounds == 0:
+            return candidates[0]
+        self.last_values = {a: t / rounds for a, t in zip(candidates, totals)}
+        best = 0
+        for i in range(1, len(candidates)):
+            if totals[i] > totals[best] + 1e-9:
+                best = i
+        return candidates[best]
+
+    def _rollout(self, state: State, seat: int) -> float:
+        game = state.game
+        key = None
+        rollers = self._rollers
+        limit = game.max_game_length
+        steps = 0
+        decisions = 0
+        ended = False
+        while not state.is_terminal() and steps < limit:
+            if self.depth and decisions >= self.depth:
+                break
+            p = state.current_player()
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply_action(legal[0])
+                steps += 1
+                continue
+            obs = state.observation(p)
+            k = _deal_key(self.game_name, obs)
+            if key is None:
+                key = k
+            elif k != key:
+                ended = True
+                break
+            decisions += 1
+            answer = rollers[p].act(obs, legal)
+            try:
+                action = state.string_to_action(answer) if isinstance(answer, str) else answer
+                state.apply_action(action)
+            except ValueError:
+                state.apply_action(state.default_action())
+            steps += 1
+        return _value(game, state, seat, ended)
+
+
+class ListedGreedyRummy(Agent):
+    """Rummy rollout policy: the listed legal action that leaves the fewest cards, then
+    points, in hand (the heuristic bot also runs the table solver, ~25 ms a turn)."""
+
+    name = "listed-greedy"
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        from arena.bots.rummy import _outcome
+        from arena.games.rummy.melds import INDEX, RummyAction
+
+        hand = [0] * 52
+        for tok in observation.hand:
+            hand[INDEX[tok]] += 1
+        table = [0] * 52
+        for m in observation.table:
+            for t in m:
+                table[INDEX[t]] += 1
+        best = legal_actions[0]
+        best_key = (1 << 30, 1 << 30)
+        for a in legal_actions:
+            if isinstance(a, RummyAction):
+                k = _outcome(hand, table, a)
+                if k < best_key:
+                    best, best_key = a, k
+        return best
+
+
+def make_search_bot(game: str) -> Callable[..., Agent]:
+    """The factory of ``game``'s ``pimc`` bot (options ``playouts``, ``ms``, ``width``).
+
+    :raises ValueError: naming an unknown or invalid option.
+    """
+    def factory(seed: int | str = 0, **options: Any) -> Agent:
+        known = {"playouts", "ms", "width", "depth"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"pimc: unknown option(s) {', '.join(unknown)}; "
+                             f"known: {', '.join(sorted(known))}")
+        kw: dict[str, Any] = {}
+        for key in ("playouts", "width", "depth"):
+            if key in options:
+                v = options[key]
+                if isinstance(v, bool) or float(v) != int(float(v)):
+                    raise ValueError(f"{key}: must be an integer, got {v!r}")
+                kw[key] = int(float(v))
+        if "ms" in options:
+            kw["ms"] = float(options["ms"])
+        if game == "rummy":
+            kw.setdefault("depth", 8)  # about two rounds of turns, then the hands are valued
+        return DeterminizedAgent(game, seed, **kw)
+
+    factory.__doc__ = f"Factory of the {game} ``pimc`` bot (:class:`DeterminizedAgent`)."
+    factory.options = ("playouts", "ms", "width", "depth")  # type: ignore[attr-defined]  # bot spec options
+    return factory

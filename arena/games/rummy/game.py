@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -270,30 +271,36 @@ class RummyState(State):
         masks = solver.presence(hand)
         assert masks is not None  # two packs: at most 2 copies of a card
         once, twice = masks
-        plays: set[tuple[tuple[int, ...], ...]] = set()
-        simple: list[tuple[tuple[int, ...], ...]] = []
-        best = solver.best_initial_meld_of(once, twice, LEGAL_MAX_STATES)
-        if best is not None:
-            plays.add(table + best.melds)
-        if not self.melded[seat]:
-            for m in solver.melds_of(once, MAX_SIMPLE_PLAYS):
-                simple.append(table + (m,))
-        else:
-            for m in solver.melds_of(once, MAX_SIMPLE_PLAYS // 2):
-                simple.append(table + (m,))
-            for i, new in solver.extensions_of(once, table)[:MAX_SIMPLE_PLAYS // 2]:
-                simple.append(table[:i] + (new,) + table[i + 1:])
-        for layout in simple[:MAX_SIMPLE_PLAYS]:
-            plays.add(layout)
-        # Every meld of these layouts is canonical already: order the melds, then build
-        # the actions without re-normalising them (equal to RummyAction.play(layout)),
-        # sorted by their text (RummyAction.sort_key).
+        # The table is canonical (melds canonical, in canonical order) and every new meld
+        # is canonical: a simple play is the table with one meld inserted (or one replaced)
+        # at its place by meld_key; its text is the table's texts with one inserted.
         key = meld_key_of
         text = meld_text
-        ordered = []
-        for layout in {tuple(sorted(layout, key=key)) for layout in plays}:
-            ordered.append(("PLAY " + " ".join([text(m) for m in layout]), layout))
-        ordered.sort()
+        keys = [key(m) for m in table]
+        texts = [text(m) for m in table]
+        found: dict[tuple[tuple[int, ...], ...], str] = {}
+        best = solver.best_initial_meld_of(once, twice, LEGAL_MAX_STATES)
+        if best is not None:
+            layout = tuple(sorted(table + best.melds, key=key))
+            found[layout] = "PLAY " + " ".join([text(m) for m in layout])
+        simple: list[tuple[int, tuple[int, ...]]] = []  # (index of a replaced meld or -1, new meld)
+        if not self.melded[seat]:
+            simple.extend((-1, m) for m in solver.melds_of(once, MAX_SIMPLE_PLAYS))
+        else:
+            simple.extend((-1, m) for m in solver.melds_of(once, MAX_SIMPLE_PLAYS // 2))
+            simple.extend(solver.extensions_of(once, table)[:MAX_SIMPLE_PLAYS // 2])
+        for i, m in simple[:MAX_SIMPLE_PLAYS]:
+            if i < 0:
+                rest, rest_keys, rest_texts = table, keys, texts
+            else:
+                rest, rest_keys, rest_texts = table[:i] + table[i + 1:], keys[:i] + keys[i + 1:], texts[:i] + texts[i + 1:]
+            pos = bisect_right(rest_keys, key(m))
+            layout = rest[:pos] + (m,) + rest[pos:]
+            if layout not in found:
+                found[layout] = "PLAY " + " ".join(rest_texts[:pos] + [text(m)] + rest_texts[pos:])
+        # Actions sorted by their text (RummyAction.sort_key), built without re-normalising
+        # their layouts (equal to RummyAction.play(layout)).
+        ordered = sorted((t, layout) for layout, t in found.items())
         out: list[Action] = [PASS]
         listed: dict[RummyAction, tuple[tuple[int, ...], ...]] = {}
         for _text, layout in ordered:

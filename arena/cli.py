@@ -477,7 +477,13 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
                                                                 "running `arena serve --redis-url` instead."),
                    wait_for_bots: float = typer.Option(60.0, "--wait-for-bots", min=0,
                                                        help="Seconds to wait for every remote entrant to "
-                                                            "connect before refusing.")
+                                                            "connect before refusing."),
+                   bluechip: Optional[str] = typer.Option(None, "--bluechip", metavar="HOST:PORT",
+                                                          help="With bluechip entrants: host the Blue Chip "
+                                                               "Table Manager their robots connect to."),
+                   bluechip_no_pauses: bool = typer.Option(False, "--bluechip-no-pauses",
+                                                           help="Drop the protocol's one-second pauses "
+                                                                "(robots that do not need them).")
                    ) -> None:
     """Play tournaments embedded (no services), then print standings and ratings; rerun to resume.
 
@@ -506,6 +512,9 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
             try:
                 config, _ = service.parse_file(path)
                 service.check_registered(db, config)
+                teams = sorted({e.bot.split(":", 1)[1] for e in config.entrants if e.bot.startswith("bluechip:")})
+                if teams:
+                    _start_bluechip(bluechip, bluechip_no_pauses, teams)
                 bots = [b for _, b in service.remote_entrants(config)]
                 router = route.router(db) if bots else None
                 if bots:
@@ -546,7 +555,28 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
     finally:
         signal.signal(signal.SIGTERM, old)
         route.close()
+        from arena.bluechip import stop_host
+
+        stop_host()
     console.print(f"results are kept in {store}", highlight=False)
+
+
+def _start_bluechip(address: Optional[str], no_pauses: bool, teams: list[str]) -> None:
+    """Start this process's Blue Chip Table Manager (once) for ``teams``' robots."""
+    from arena.bluechip import HostConfig, current_host, start_host
+
+    if current_host() is not None:
+        return
+    if not address:
+        raise typer.BadParameter(f"Blue Chip entrants ({', '.join(teams)}): give --bluechip HOST:PORT, "
+                                 "the address their robots connect to")
+    config = HostConfig().without_pauses() if no_pauses else HostConfig()
+    try:
+        host = start_host(address, config)
+    except Exception as exc:  # noqa: BLE001 - the port is taken, most likely
+        raise typer.BadParameter(f"cannot host the Blue Chip Table Manager on {address}: {exc}") from None
+    err.print(f"Blue Chip Table Manager on {host.address if hasattr(host, 'address') else address}: "
+              f"robots of {', '.join(teams)} connect as their seats")
 
 
 class _RemoteRoute:

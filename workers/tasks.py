@@ -117,7 +117,7 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
     """Lease and play ``tournament_id``'s matches; see the module docstring."""
     from arena.tournaments.conductor import Conductor, Heartbeat, owner_id, with_store_retries
     from arena.tournaments.conductor import early_stop
-    from arena.tournaments.runner import default_router, play_spec, remote_bots, should_defer
+    from arena.tournaments.runner import default_router, in_process, play_spec, remote_bots, should_defer
     from workers.dispatch import CeleryDispatcher
 
     url = _store_url(self, store_url)
@@ -139,6 +139,9 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
                 break
             spec = specs[0]
             try:
+                if in_process(spec):
+                    raise ValueError("Blue Chip robots play only in the process hosting their Table "
+                                     "Manager (arena tournament run FILE --bluechip HOST:PORT)")
                 if remote_bots(spec) and should_defer(store, spec, owner, default_router(), settings):
                     continue  # a remote bot is offline: the match waits for it
                 record = play_spec(spec)

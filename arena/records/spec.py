@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["MatchSpec", "make_match_id", "parse_bot_ref"]
+__all__ = ["MatchSpec", "make_match_id", "parse_bot_ref", "BOT_REF_KINDS"]
 
 
 def make_match_id(tournament_id: str, index: int) -> str:
@@ -25,14 +25,21 @@ def make_match_id(tournament_id: str, index: int) -> str:
     return f"{tournament_id}:{index:06d}"
 
 
+BOT_REF_KINDS = ("builtin", "remote", "bluechip")
+"""``builtin:<name>`` (a built-in bot), ``remote:<bot id>`` (a bot connected to a
+gateway), ``bluechip:<team>`` (Blue Chip robots at the Table Manager of the
+process that plays the match)."""
+
+
 def parse_bot_ref(ref: str) -> tuple[str, str]:
-    """``("builtin", name)`` or ``("remote", bot_id)``.
+    """``(kind, name)`` of a bot reference, kind one of :data:`BOT_REF_KINDS`.
 
     :raises ValueError: for any other form.
     """
     kind, sep, name = ref.partition(":")
-    if not sep or kind not in ("builtin", "remote") or not name:
-        raise ValueError(f"bot reference {ref!r} must be 'builtin:<name>' or 'remote:<bot id>'")
+    if not sep or kind not in BOT_REF_KINDS or not name:
+        raise ValueError(f"bot reference {ref!r} must be 'builtin:<name>', 'remote:<bot id>' or "
+                         "'bluechip:<team>'")
     return kind, name
 
 

@@ -40,6 +40,7 @@ Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
     [[entrants]]
     id = "mine"
     remote = "my-bot"           # a registered remote bot -> "remote:my-bot"
+    # (bridge) bluechip = "BEN" # Blue Chip robots of team BEN at the run's TM -> "bluechip:BEN"
 
 Every error is a :class:`ConfigError` whose message starts with the dotted path of
 the offending field, e.g. ``tournament.deals: must be a positive integer, got -3``.
@@ -363,7 +364,7 @@ def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
     builtins = list_bots(game)
     for i, e in enumerate(raw):
         path = f"entrants[{i}]"
-        _unknown(e, {"id", "bot", "remote", "options"}, path)
+        _unknown(e, {"id", "bot", "remote", "bluechip", "options"}, path)
         eid = _str(e, "id", path, required=True)
         assert eid is not None
         if not _ID_RE.match(eid):
@@ -371,9 +372,19 @@ def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
         if eid in seen:
             raise ConfigError(f"{path}.id", f"duplicate entrant id {eid!r}")
         seen.add(eid)
-        if ("bot" in e) == ("remote" in e):
-            raise ConfigError(path, "give exactly one of bot = \"<built-in name>\" or remote = \"<bot id>\"")
-        if "bot" in e:
+        if sum(k in e for k in ("bot", "remote", "bluechip")) != 1:
+            raise ConfigError(path, "give exactly one of bot = \"<built-in name>\", remote = \"<bot id>\" "
+                                    "or bluechip = \"<team>\"")
+        if "bluechip" in e:
+            if game != "bridge":
+                raise ConfigError(f"{path}.bluechip", f"Blue Chip robots play bridge, not {game}")
+            if "options" in e:
+                raise ConfigError(f"{path}.options", "options are for built-in bots (bot = ...)")
+            team = _str(e, "bluechip", path)
+            if not team or '"' in team:
+                raise ConfigError(f"{path}.bluechip", "must name the robots' team (no double quotes)")
+            ref = f"bluechip:{team}"
+        elif "bot" in e:
             name = _str(e, "bot", path)
             assert name is not None
             if name.startswith("builtin:"):

@@ -60,7 +60,9 @@ def open_store(url: str) -> Store:
 
 
 def _has_remote(spec: MatchSpec) -> bool:
-    return any(ref.startswith("remote:") for ref in spec.bots)
+    """Played on a thread of this process: remote bots (the router is here) and
+    Blue Chip robots (their connections are to this process's Table Manager)."""
+    return any(ref.startswith(("remote:", "bluechip:")) for ref in spec.bots)
 
 
 def _dead_local(owner: str) -> bool:
@@ -176,10 +178,11 @@ class EmbeddedExecutor:
             progress(done, total)
         remote = [s for s in specs if _has_remote(s)]
         local = [s for s in specs if not _has_remote(s)]
-        if remote and self.router is None:
+        needs_router = [s for s in remote if any(r.startswith("remote:") for r in s.bots)]
+        if needs_router and self.router is None:
             for spec in remote:
                 store.release(spec.match_id, owner)
-            raise ValueError(f"{len(remote)} matches have remote bots: the embedded executor needs a "
+            raise ValueError(f"{len(needs_router)} matches have remote bots: the embedded executor needs a "
                              "gateway router (run it inside `arena serve`) or use the Celery workers")
         fmt_stop = early_stop(store, tournament_id)
 
@@ -204,11 +207,19 @@ class EmbeddedExecutor:
             if fmt_stop is not None and fmt_stop():
                 raise _Stopped
 
-        threads = ThreadPoolExecutor(max_workers=max(1, min(32, len(remote)))) if remote else None
+        # a Blue Chip robot plays one board at a time: those matches go one by one
+        from arena.tournaments.runner import in_process
+
+        robots = [s for s in remote if in_process(s)]
+        routed = [s for s in remote if not in_process(s)]
+        threads = ThreadPoolExecutor(max_workers=max(1, min(32, len(routed)))) if routed else None
+        one = ThreadPoolExecutor(max_workers=1) if robots else None
         futures: set[Future[Any]] = set()
         try:
             if threads is not None:
-                futures |= {threads.submit(self._play_remote, s, store, owner) for s in remote}
+                futures |= {threads.submit(self._play_remote, s, store, owner) for s in routed}
+            if one is not None:
+                futures |= {one.submit(self._play_remote, s, store, owner) for s in robots}
             if local and self.jobs == 1 and not remote:
                 for spec in local:
                     write(_play_chunk([spec.to_dict()]))
@@ -233,8 +244,9 @@ class EmbeddedExecutor:
             store.release_owner(owner)
             return False
         finally:
-            if threads is not None:
-                threads.shutdown(wait=False, cancel_futures=True)
+            for pool_ in (threads, one):
+                if pool_ is not None:
+                    pool_.shutdown(wait=False, cancel_futures=True)
         return True
 
     @staticmethod

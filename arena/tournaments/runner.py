@@ -13,6 +13,9 @@ Agents
   spec (:func:`bot_seed`: match id, seat and entrant), so the same spec always
   gives the same record (apart from timings): the tournament seed already reaches
   the spec through ``spec.seed``.
+* ``bluechip:<team>`` -> :func:`arena.bluechip.make_agent`: the team's robot at this
+  process's Table Manager (:func:`arena.bluechip.start_host`), the match played by
+  :func:`arena.bluechip.run_match` (the referee with per-seat observations relayed).
 * ``remote:<bot_id>`` -> :class:`~arena.remote.agent.RemoteAgent` over the
   ``router`` given, else over a process-wide
   :class:`~arena.remote.redis_router.RedisRouter` on ``$ARENA_REDIS_URL``
@@ -33,7 +36,7 @@ from arena.records.record import MatchRecord
 from arena.records.spec import MatchSpec, parse_bot_ref
 
 __all__ = ["play_spec", "build_game", "build_agents", "bot_seed", "spec_tags", "default_router",
-           "remote_bots", "offline_bots", "should_defer"]
+           "remote_bots", "offline_bots", "should_defer", "in_process"]
 
 _router_lock = threading.Lock()
 _default_router: Any = None
@@ -79,6 +82,10 @@ def build_agents(spec: MatchSpec, *, router: Any = None) -> list[Agent]:
         kind, name = parse_bot_ref(ref)
         if kind == "builtin":
             agents.append(make_bot(spec.game, name, seed=bot_seed(spec, seat)))
+        elif kind == "bluechip":
+            from arena.bluechip import make_agent
+
+            agents.append(make_agent(name, seat, opponents=_opponents(spec, seat)))
         else:
             from arena.remote.agent import RemoteAgent
 
@@ -120,6 +127,17 @@ def should_defer(store: Any, spec: MatchSpec, owner: str, router: Any, settings:
     return True
 
 
+def _opponents(spec: MatchSpec, seat: int) -> str:
+    """The entrant at the next seat (the other side's name a Blue Chip robot is told)."""
+    return spec.entrants[(seat + 1) % len(spec.entrants)] if spec.entrants else ""
+
+
+def in_process(spec: MatchSpec) -> bool:
+    """Whether the spec must be played in the process that holds its bots'
+    connections (Blue Chip robots at this process's Table Manager)."""
+    return any(ref.startswith("bluechip:") for ref in spec.bots)
+
+
 def spec_tags(spec: MatchSpec) -> dict[str, Any]:
     """The tags a record of ``spec`` carries."""
     tags = dict(spec.tags)
@@ -141,8 +159,11 @@ def play_spec(spec: MatchSpec, *, router: Any = None,
         raise ValueError(f"spec {spec.match_id}: {spec.game} needs {game.num_players} bots, "
                          f"got {len(spec.bots)}")
     agents = build_agents(spec, router=router)
+    play = run_match
+    if in_process(spec):  # the TM relays every call and card: the observing referee
+        from arena.bluechip import run_match as play
     try:
-        result = run_match(game, agents, seed=spec.seed, init=dict(spec.init), match_id=spec.match_id,
+        result = play(game, agents, seed=spec.seed, init=dict(spec.init), match_id=spec.match_id,
                            bot_names=list(spec.entrants), deadline_ms=spec.deadline_ms,
                            max_retries=max_retries, tags=spec_tags(spec))
     finally:

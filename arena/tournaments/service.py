@@ -146,7 +146,17 @@ def submit(store: Any, tournament_id: str, dispatcher: Dispatcher,
            settings: ConductorSettings | None = None) -> int:
     """Offer a stored tournament's playable matches to the workers: one conductor
     pass with ``dispatcher`` (the workers' conductors carry on from there).
-    Returns the number of offers sent."""
+    Returns the number of offers sent.
+
+    :raises ValueError: for a tournament with Blue Chip entrants (their robots are
+        connected to one process: ``arena tournament run --bluechip ADDRESS``).
+    """
+    config = stored_config(store, tournament_id)
+    robots = [e.id for e in config.entrants if e.bot.startswith("bluechip:")]
+    if robots:
+        raise ValueError(f"entrants {', '.join(robots)} are Blue Chip robots: they play in the process "
+                         "that hosts their Table Manager (arena tournament run FILE --bluechip "
+                         "HOST:PORT), not on Celery workers")
     reports = Conductor(store, dispatcher, settings).reconcile(tournament_id)
     return sum(r.offered for r in reports)
 

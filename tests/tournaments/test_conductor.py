@@ -1,0 +1,187 @@
+"""The conductor and the tournament service, embedded (no services): a failing
+match ends the tournament honestly, a dead local run's leases are taken at once,
+round-based formats get their next round, status/retry/standings tell the truth,
+and the CLI's status --json / --follow end."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.records.spec import MatchSpec, make_match_id
+from arena.tournaments import service
+from arena.tournaments.conductor import Conductor, ConductorSettings, owner_pid_alive
+from arena.tournaments.executors import EmbeddedExecutor, open_store
+from arena.tournaments.rounds import Format, TournamentView, register_format, unregister_format
+
+FAST = ConductorSettings(lease_seconds=2.0, heartbeat_seconds=0.5, max_attempts=2, retry_backoff=0.05,
+                         interval=0.1)
+
+TOML = """
+[tournament]
+id = "{tid}"
+game = "calypso"
+format = "{fmt}"
+deals = {deals}
+seed = 5
+deadline_ms = 5000
+
+[[entrants]]
+id = "h"
+bot = "{bot}"
+
+[[entrants]]
+id = "r"
+bot = "random"
+"""
+
+
+def _file(tmp_path: Path, tid: str, *, deals: int = 2, fmt: str = "round_robin",
+          bot: str = "heuristic") -> Path:
+    path = tmp_path / f"{tid}.toml"
+    path.write_text(TOML.format(tid=tid, deals=deals, fmt=fmt, bot=bot), encoding="utf-8")
+    return path
+
+
+def test_a_match_that_keeps_failing_ends_the_tournament_done_with_it_listed(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    store = open_store(url)
+    config, _ = service.register(_file(tmp_path, "fail"), store)
+    # a spec whose bot does not exist: play_spec raises on every attempt
+    bad = MatchSpec(make_match_id("fail", 99), "fail", 99, "calypso", None, {}, 1, ("h", "x", "h", "x"),
+                    ("builtin:heuristic", "builtin:no-such-bot") * 2)
+    store.add_specs("fail", [bad])
+    ex = EmbeddedExecutor(url, 1, settings=FAST)
+    done, total = ex.run("fail")
+    assert (done, total) == (4, 5)
+    assert ex.finished == "done" and store.tournament("fail").status == "done"
+    st = service.status(store, "fail", FAST)
+    assert st.counts == {"pending": 0, "leased": 0, "done": 4, "failed": 1}
+    (failed,) = st.failed
+    assert failed["match_id"] == bad.match_id and failed["attempts"] == 2 and failed["final"]
+    assert "no-such-bot" in failed["error"]
+    standings = service.standings(store, "fail")
+    assert [m["match_id"] for m in standings.details["missing"]] == [bad.match_id]
+    assert "no-such-bot" in standings.details["missing"][0]["reason"]
+    # retry by hand re-opens it (and the tournament); it fails again, honestly
+    assert service.retry(store, "fail") == 1
+    assert store.tournament("fail").status == "running"
+    ex2 = EmbeddedExecutor(url, 1, settings=FAST)
+    assert ex2.run("fail") == (4, 5) and ex2.finished == "done"
+    assert service.status(store, "fail", FAST).failed[0]["attempts"] == 2
+
+
+def test_leases_of_a_dead_local_run_are_taken_at_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'b.db'}"
+    store = open_store(url)
+    service.register(_file(tmp_path, "dead"), store)
+    proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    import socket
+
+    dead_owner = f"embedded:{socket.gethostname()}:{proc.stdout.strip()}"
+    assert owner_pid_alive(dead_owner) is False
+    assert owner_pid_alive(f"embedded:{socket.gethostname()}:{os.getpid()}") is True
+    assert owner_pid_alive("celery:elsewhere:1") is None
+    got = store.lease_next("dead", dead_owner, 3600, limit=2)
+    assert len(got) == 2
+    # a long lease held by a dead process of this host does not hold the rerun up
+    ex = EmbeddedExecutor(url, 1, settings=ConductorSettings(lease_seconds=3600, heartbeat_seconds=5))
+    assert ex.run("dead") == (4, 4) and ex.finished == "done"
+    assert max(s.attempts for s in store.spec_states("dead")) == 2
+
+
+class TwoRounds(Format):
+    """Round 0: the round robin; round 1: the same deals again with new ids."""
+
+    def first_round(self, entrants: Any) -> list[MatchSpec]:
+        from dataclasses import replace
+
+        from arena.tournaments.formats import expand
+
+        return expand(replace(self.config, format="round_robin"))
+
+    def next_round(self, tournament: TournamentView, records: Any) -> list[MatchSpec] | None:
+        if tournament.round >= 1:
+            return None
+        assert len(list(records)) == len(tournament.specs)  # round 0 is recorded
+        n = len(tournament.specs)
+        return [MatchSpec(make_match_id(tournament.id, n + i), tournament.id, n + i, s.game, s.preset,
+                          s.options, s.seed, s.entrants, s.bots, deal=s.deal, rotation=s.rotation,
+                          round=1) for i, s in enumerate(tournament.specs)]
+
+    def standings(self, records: Any) -> Any:
+        from dataclasses import replace
+
+        from arena.tournaments.standings import standings
+
+        return standings(replace(self.config, format="round_robin"), records)
+
+
+@pytest.fixture
+def two_rounds() -> Any:
+    register_format("test_two_rounds")(TwoRounds)
+    yield TwoRounds
+    unregister_format("test_two_rounds")
+
+
+def test_the_conductor_adds_the_next_round_then_finishes(tmp_path: Path, two_rounds: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    store = open_store(url)
+    config, added = service.register(_file(tmp_path, "rounds", fmt="test_two_rounds"), store)
+    assert added == 4 and store.tournament("rounds").round == 0
+    ex = EmbeddedExecutor(url, 1, settings=FAST)
+    assert ex.run("rounds") == (8, 8) and ex.finished == "done"
+    assert store.tournament("rounds").round == 1
+    assert [s.round for s in store.specs("rounds")] == [0] * 4 + [1] * 4
+    # reproducible: a second conductor pass on the finished tournament changes nothing
+    assert Conductor(store, None, FAST).reconcile("rounds") == []
+    assert len(store.specs("rounds")) == 8
+
+
+def test_status_json_and_follow_end_on_a_finished_tournament(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    store = open_store(url)
+    service.register(_file(tmp_path, "st"), store)
+    runner = CliRunner()
+    res = runner.invoke(app, ["tournament", "status", "st", "--store", url, "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["schema_version"] == 1 and data["status"] == "pending" and data["finished"] is False
+    assert data["counts"] == {"pending": 4, "leased": 0, "done": 0, "failed": 0} and data["total"] == 4
+    EmbeddedExecutor(url, 1, settings=FAST).run("st")
+    res = runner.invoke(app, ["tournament", "status", "st", "--store", url, "--follow", "--timeout", "20"])
+    assert res.exit_code == 0, res.output
+    assert "finished: done" in res.output and "done 4" in res.output
+    res = runner.invoke(app, ["tournament", "status", "nope", "--store", url])
+    assert res.exit_code != 0 and "no tournament 'nope'" in res.output
+    res = runner.invoke(app, ["tournament", "retry", "st", "--store", url])
+    assert res.exit_code == 0 and "0 failed matches re-opened" in res.output
+
+
+def test_follow_says_when_nothing_moves(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'e.db'}"
+    store = open_store(url)
+    service.register(_file(tmp_path, "idle"), store)
+    res = CliRunner().invoke(app, ["tournament", "status", "idle", "--store", url, "--follow", "--stale", "0.3",
+                                   "--interval", "0.1", "--timeout", "1.5"])
+    assert res.exit_code == 0, res.output
+    assert "nothing has moved for 0 s" in res.output or "nothing has moved" in res.output
+
+
+def test_settings_are_validated_and_read_from_the_environment() -> None:
+    with pytest.raises(ValueError, match="longer than the heartbeat"):
+        ConductorSettings(lease_seconds=5, heartbeat_seconds=5)
+    with pytest.raises(ValueError, match="ARENA_MAX_ATTEMPTS"):
+        ConductorSettings.from_env({"ARENA_MAX_ATTEMPTS": "three"})
+    s = ConductorSettings.from_env({"ARENA_MAX_ATTEMPTS": "5", "ARENA_QUEUE_TARGET": "2"})
+    assert (s.max_attempts, s.queue_target, s.lease_seconds) == (5, 2, 30.0)
+    assert ConductorSettings.from_env(s.to_env()) == s

@@ -13,7 +13,8 @@ from typing import Any
 from arena.core.dealing import SeedStream
 from arena.core.state import Action, SeatIndex
 
-__all__ = ["Agent", "RandomAgent", "MatchInfo", "LegalActions", "DecisionTimeout", "AgentFailure"]
+__all__ = ["Agent", "RandomAgent", "MatchInfo", "LegalActions", "DecisionTimeout", "AgentFailure",
+           "RouteFailure"]
 
 
 class MatchInfo(dict[str, Any]):
@@ -51,6 +52,12 @@ class DecisionTimeout(Exception):
 
 class AgentFailure(Exception):
     """Raised by an agent that cannot answer at all (disconnected, crashed)."""
+
+
+class RouteFailure(AgentFailure):
+    """An :class:`AgentFailure` whose cause is the platform, not the bot: the gateway
+    shutting down or gone, the route to it lost. The referee treats it as any
+    AgentFailure; a runner may void the match instead of recording it."""
 
 
 class Agent:

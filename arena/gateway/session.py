@@ -75,7 +75,7 @@ from typing import Protocol
 import grpc
 
 from arena.bot.v1 import bot_pb2
-from arena.bots.base import AgentFailure, DecisionTimeout
+from arena.bots.base import AgentFailure, DecisionTimeout, RouteFailure
 
 __all__ = ["BotSession", "SessionHub", "PendingDecision", "DecisionFuture", "RoutedFuture",
            "MAX_PROTOCOL_ERRORS_PER_MINUTE", "MAX_MESSAGES_PER_SECOND", "RECONNECT_GRACE_SECONDS",
@@ -388,11 +388,12 @@ class BotSession:
 
     # -- end ---------------------------------------------------------------
     def close(self, status: grpc.StatusCode | None = None, details: str = "", *,
-              hold: bool = False) -> None:
+              hold: bool = False, failure: type[AgentFailure] = AgentFailure) -> None:
         """Close the session and leave the hub; stop its writer.
 
         :param hold: keep its requests for the bot's next stream (the grace period)
             instead of failing them at once.
+        :param failure: what they fail with otherwise.
         """
         if self.closed:
             return
@@ -412,9 +413,9 @@ class BotSession:
         self.outbox.put_nowait(None)
         self.hub._remove(self, outstanding if hold else None)
         if not hold:
-            failure = AgentFailure(f"bot {self.bot_id} disconnected" + (f": {details}" if details else ""))
+            exc = failure(f"bot {self.bot_id} disconnected" + (f": {details}" if details else ""))
             for pending in outstanding:
-                _fail(pending.future, failure)
+                _fail(pending.future, exc)
 
 
 def _fail(future: DecisionFuture, exc: BaseException) -> None:
@@ -538,14 +539,14 @@ class SessionHub:
             log.info("bot %s did not reconnect within %g s: %d requests failed", bot_id, self.grace,
                      len(waiting))
 
-    def _fail_held(self, bot_id: str, reason: str) -> None:
+    def _fail_held(self, bot_id: str, reason: str, kind: type[AgentFailure] = AgentFailure) -> None:
         entry = self.held.pop(bot_id, None)
         if entry is None:
             return
         if entry.timer is not None:
             entry.timer.cancel()
         for pending in entry.requests:
-            _fail(pending.future, AgentFailure(reason))
+            _fail(pending.future, kind(reason))
 
     # -- circuit breaker ---------------------------------------------------
     def _missed(self, session: BotSession) -> None:
@@ -587,10 +588,12 @@ class SessionHub:
         self._fail_held(bot_id, f"bot {bot_id} disconnected: {details}")
 
     def close_all(self, details: str = "the arena is shutting down") -> None:
+        """Close every session (UNAVAILABLE); their requests fail with
+        :class:`~arena.bots.base.RouteFailure` (the platform's fault, not the bots')."""
         for session in list(self.sessions.values()):
-            session.close(grpc.StatusCode.UNAVAILABLE, details)
+            session.close(grpc.StatusCode.UNAVAILABLE, details, failure=RouteFailure)
         for bot_id in list(self.held):
-            self._fail_held(bot_id, f"bot {bot_id}: {details}")
+            self._fail_held(bot_id, f"bot {bot_id}: {details}", RouteFailure)
 
     # -- loop side ---------------------------------------------------------
     def submit(self, bot_id: str, request: bot_pb2.DecisionRequest, timeout: float,

@@ -63,7 +63,7 @@ from typing import Any
 import redis
 
 from arena.bot.v1 import bot_pb2
-from arena.bots.base import AgentFailure, DecisionTimeout
+from arena.bots.base import AgentFailure, DecisionTimeout, RouteFailure
 from arena.remote.router import MAX_QUEUE_WAIT, DecisionRouter
 
 __all__ = ["RedisRouter", "requests_key", "online_key", "pack_command", "REPLY_TTL"]
@@ -225,8 +225,8 @@ class RedisRouter(DecisionRouter):
                     self._sha = None
                     continue
                 if noscript:
-                    raise AgentFailure("cannot load the routing script into Redis") from None
-                raise AgentFailure(f"routing through Redis failed: {exc}") from None
+                    raise RouteFailure("cannot load the routing script into Redis") from None
+                raise RouteFailure(f"routing through Redis failed: {exc}") from None
             except redis.exceptions.RedisError as exc:
                 self._drop_connection()
                 if not answered and not attempt and isinstance(exc, redis.exceptions.ConnectionError):
@@ -268,7 +268,8 @@ class RedisRouter(DecisionRouter):
                     popped = client.blpop([reply_key], timeout=max(self.slack, 0.5))
                     if popped is not None and popped[1] != b"Q":
                         return popped
-                    raise AgentFailure(f"bot {bot_id} went offline while its request was queued")
+                    raise RouteFailure(f"bot {bot_id} went offline while its request was queued "
+                                       "(its gateway stopped announcing it)")
         except redis.exceptions.RedisError as exc:
             raise DecisionTimeout(f"Redis unavailable while routing to {bot_id}: {exc}") from None
         return None

@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from typing import Protocol
 
 from arena.bot.v1 import bot_pb2
-from arena.bots.base import AgentFailure, DecisionTimeout
+from arena.bots.base import DecisionTimeout, RouteFailure
 
 __all__ = ["DecisionRouter", "LocalRouter", "Hub", "MAX_QUEUE_WAIT"]
 
@@ -107,7 +107,7 @@ class LocalRouter(DecisionRouter):
         try:
             future = self.hub.submit_threadsafe(bot_id, request, timeout)
         except RuntimeError as exc:  # the loop is closed: the gateway stopped
-            raise AgentFailure(f"gateway is not running: {exc}") from None
+            raise RouteFailure(f"gateway is not running: {exc}") from None
         end = start + timeout + self.slack
         while True:
             try:

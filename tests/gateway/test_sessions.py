@@ -461,3 +461,28 @@ def test_undecodable_bytes_get_invalid_argument_on_every_rpc(gateway: Gateway) -
         assert ok(b"", timeout=5) == b"\x08\x01"  # SERVING
     finally:
         channel.close()
+
+
+def test_a_gateway_shutting_down_is_a_route_failure_not_the_bots() -> None:
+    """What the gateway's own end fails with is a RouteFailure (an AgentFailure a
+    runner can tell apart: the platform's fault)."""
+    from arena.bots.base import RouteFailure
+
+    gw = Gateway(config=GatewayConfig(ping_interval=5)).start()
+    raw = _welcomed_raw(gw, "bystander")
+    router = gw.router
+    assert router is not None
+    answer: queue.Queue[Any] = queue.Queue()
+
+    def ask() -> None:
+        try:
+            answer.put(router.decide("bystander", _request(), 10.0))
+        except BaseException as exc:  # noqa: BLE001
+            answer.put(exc)
+
+    threading.Thread(target=ask, daemon=True).start()
+    raw.receive().decision_request
+    gw.stop(grace=0.5)
+    outcome = answer.get(timeout=10)
+    assert isinstance(outcome, RouteFailure), outcome
+    raw.close()

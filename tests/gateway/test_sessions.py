@@ -486,3 +486,43 @@ def test_a_gateway_shutting_down_is_a_route_failure_not_the_bots() -> None:
     outcome = answer.get(timeout=10)
     assert isinstance(outcome, RouteFailure), outcome
     raw.close()
+
+
+class _Clock:
+    """The part of an event loop a session uses, on a clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def time(self) -> float:
+        return self.now
+
+    def call_later(self, delay: float, *args: Any) -> Any:
+        return _Handle()
+
+    def call_at(self, when: float, *args: Any) -> Any:
+        return _Handle()
+
+
+class _Handle:
+    def cancel(self) -> None:
+        pass
+
+
+def test_the_protocol_error_limit_is_a_rate() -> None:
+    """100 protocol errors in any 60 s are allowed, the 101st closes the stream; spread
+    over time, any number is allowed (a lifetime count would close it)."""
+    from arena.gateway.session import MAX_PROTOCOL_ERRORS_PER_MINUTE, SessionHub
+
+    clock = _Clock()
+    hub = SessionHub(clock, max_messages_per_second=10_000)  # type: ignore[arg-type]
+    session = hub.open("noisy", bot_pb2.Hello())
+    for minute in range(3):  # 300 errors over three minutes: still open
+        clock.now = minute * 61.0
+        for _ in range(MAX_PROTOCOL_ERRORS_PER_MINUTE):
+            clock.now += 0.01
+            session.on_message(bot_pb2.BotMessage())
+        assert not session.closed, f"closed in minute {minute}"
+    session.on_message(bot_pb2.BotMessage())  # the 101st within 60 s
+    assert session.closed and session.close_status == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "a minute" in session.close_details

@@ -2,7 +2,7 @@
 
 ``pimc`` (:mod:`arena.bots.bridge.pimc`) bids like ``heuristic`` and plays its
 cards by Perfect Information Monte Carlo on endplay's DDS (the ``search``
-extra); its options are ``samples``, ``ms`` and ``scoring``.
+extra); its options are ``samples``, ``ms``, ``scoring`` and ``lead``.
 
 ``heuristic`` bids a small natural system (:mod:`arena.bots.bridge.bidding`,
 :mod:`arena.bots.bridge.model`) and plays by the classic rules of thumb
@@ -77,7 +77,7 @@ def make_pimc(seed: int | str = 0, **options: Any) -> Agent:
     return make(seed, **options)
 
 
-make_pimc.options = ("samples", "ms", "scoring")  # type: ignore[attr-defined]  # bot spec options
+make_pimc.options = ("samples", "ms", "scoring", "lead")  # type: ignore[attr-defined]  # bot spec options
 
 BOTS = {"random": make_random, "heuristic": make_heuristic, "pimc": make_pimc}
 """Bot name -> factory ``(seed=...) -> Agent``."""

@@ -25,10 +25,15 @@ Scoring (option ``scoring``)
 Knobs (bot options, ``pimc?samples=20&ms=500`` or ``options = {...}``)
     ``samples`` (default 20): layouts per decision, at most.
     ``ms`` (default 900): time per decision, at most, in milliseconds; the bot
-    stops sampling when the next solve would likely pass it (at least
-    ``min_samples`` = 4 layouts are always solved), and it never plans beyond 80%
-    of the match's ``deadline_ms``. ``ms = 0``: no time limit.
+    stops sampling when the next solve would likely pass it (one layout is always
+    solved), and it never plans beyond 80% of the match's ``deadline_ms``.
+    ``ms = 0``: no time limit.
     ``scoring``: ``imps``, ``mp`` or ``tricks`` (see above).
+    ``lead`` (default ``heuristic``): the opening lead by the heuristic's rules, or
+    ``pimc``. With 52 cards out DDS takes 0.1-0.4 s per layout on this machine (and
+    seconds for some, under load): a time-bounded lead sees two or three layouts,
+    and the first measurement here (200 boards, PIMC leads with at least four
+    layouts) spent up to 34 s on a lead.
 
 Determinism
     Each decision draws from its own :class:`~arena.core.dealing.SeedStream`, keyed
@@ -62,6 +67,8 @@ __all__ = ["PimcAgent", "make_pimc", "SCORINGS", "card_scores"]
 
 SCORINGS = ("imps", "mp", "tricks")
 """Values of the ``scoring`` option."""
+LEADS = ("heuristic", "pimc")
+"""Values of the ``lead`` option (who chooses the opening lead)."""
 
 
 class PimcAgent(Agent):
@@ -70,7 +77,7 @@ class PimcAgent(Agent):
     enforces_deadline = False
 
     def __init__(self, seed: int | str = 0, *, samples: int = 20, ms: float = 900.0,
-                 scoring: str = "imps", min_samples: int = 4,
+                 scoring: str = "imps", lead: str = "heuristic", min_samples: int = 1,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         if isinstance(samples, bool) or int(samples) != samples or samples < 1:
             raise ValueError(f"samples: must be a positive integer, got {samples!r}")
@@ -78,7 +85,10 @@ class PimcAgent(Agent):
             raise ValueError(f"ms: must be >= 0 (0: no time limit), got {ms!r}")
         if scoring not in SCORINGS:
             raise ValueError(f"scoring: must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+        if lead not in LEADS:
+            raise ValueError(f"lead: must be one of {', '.join(LEADS)}, got {lead!r}")
         require_endplay()
+        self.lead = lead
         self.seed = seed
         self.samples = int(samples)
         self.ms = float(ms)
@@ -109,6 +119,8 @@ class PimcAgent(Agent):
             return choose_call(hand, auction, observation.seat, legal)
         if len(legal) == 1:
             return legal[0]
+        if self.lead == "heuristic" and not observation.tricks and not observation.current_trick:
+            return choose_card(observation, legal, self._cache)
         return self.choose_card(observation, legal)
 
     # -- card play ---------------------------------------------------------------
@@ -140,7 +152,10 @@ class PimcAgent(Agent):
             t0 = self._clock()
             if budget and solved >= self.min_samples and (t0 - start) + slowest > budget:
                 break
-            hands = sampler.sample()
+            hands = sampler.sample(deadline=start + budget if budget and solved >= self.min_samples else None,
+                                   clock=self._clock)
+            if hands is None:
+                break
             tricks = solve(hands, trump, know.leader, know.trick)
             slowest = max(slowest, self._clock() - t0)
             scores = card_scores(tricks, legal, level=level, strain=strain, doubled=doubled,
@@ -150,6 +165,8 @@ class PimcAgent(Agent):
                 totals[c] += scores[c]
             solved += 1
         self.last_samples = solved
+        if not solved:
+            return choose_card(obs, legal, self._cache)
         self.last_relaxation = sampler.level
         best = max(totals.values())
         tied = [c for c in legal if totals[c] >= best - 1e-9]
@@ -195,7 +212,7 @@ def make_pimc(seed: int | str = 0, **options: Any) -> Agent:
     :raises ValueError: naming an unknown or invalid option.
     :raises SearchDependencyError: when endplay is not installed.
     """
-    known = {"samples", "ms", "scoring", "min_samples"}
+    known = {"samples", "ms", "scoring", "lead", "min_samples"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise ValueError(f"pimc: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
@@ -206,8 +223,9 @@ def make_pimc(seed: int | str = 0, **options: Any) -> Agent:
         kw["min_samples"] = _int(options["min_samples"], "min_samples")
     if "ms" in options:
         kw["ms"] = float(options["ms"])
-    if "scoring" in options:
-        kw["scoring"] = str(options["scoring"])
+    for key in ("scoring", "lead"):
+        if key in options:
+            kw[key] = str(options[key])
     return PimcAgent(seed, **kw)
 
 

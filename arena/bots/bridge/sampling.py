@@ -29,6 +29,8 @@ passes: the same observation and seed give the same samples.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -246,10 +248,14 @@ class DealSampler:
                 return False
         return True
 
-    def sample(self) -> list[int]:
-        """Remaining cards of all four hands (masks by seat) for one random layout."""
+    def sample(self, deadline: float | None = None,
+               clock: Callable[[], float] = time.perf_counter) -> list[int] | None:
+        """Remaining cards of all four hands (masks by seat) for one random layout;
+        ``None`` if ``clock()`` passes ``deadline`` first (checked every 64 tries)."""
         while True:
-            for _ in range(self.tries):
+            for i in range(self.tries):
+                if deadline is not None and not i & 63 and clock() > deadline:
+                    return None
                 hands = self._deal()
                 if hands is not None and self._fits(hands):
                     out = [0, 0, 0, 0]

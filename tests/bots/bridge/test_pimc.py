@@ -236,3 +236,17 @@ def test_a_board_against_heuristic_is_legal() -> None:
               make_bot("bridge", "heuristic") for i in range(4)]
     result = run_match(game, agents, seed=4, match_id="t", init={"board": 4})
     assert result.record.terminal and result.record.faults == []
+
+
+def test_opening_lead_option() -> None:
+    from arena.bots.bridge.play import choose_card
+
+    state = _play_state(0)
+    seat = state.current_player()
+    obs, legal = state.observation(seat), state.legal_actions()
+    bot = PimcAgent(seed=1, samples=2, ms=0)
+    assert bot.act(obs, legal) == choose_card(obs, legal) and bot.last_samples == 0
+    searching = PimcAgent(seed=1, samples=2, ms=0, lead="pimc")
+    assert searching.act(obs, legal) in legal and searching.last_samples == 2
+    with pytest.raises(ValueError, match="lead"):
+        PimcAgent(lead="opening")

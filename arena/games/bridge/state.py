@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Phase", "BridgeState", "DealRecord"]
 
+_COMPILED = not __file__.endswith(".py")
+"""Whether this module runs compiled (mypyc; see ``setup.py``): then ``clone()`` copies
+attribute by attribute (compiled instances have no ``__dict__`` to copy)."""
+
 
 class Phase(IntEnum):
     """Phases of a deal. (The deal itself is the seeded shuffle, not a phase with actions.)"""
@@ -65,8 +69,18 @@ class BridgeState(State):
     """One bridge match; see :mod:`arena.games.bridge`."""
 
     game: BridgeGame
+    # The base class's attributes, declared again so that a compiled module keeps them
+    # in native slots (no effect on the pure-Python class).
+    dealer: Dealer
+    history: list[Action]
+    _legal_cache: list[Action] | None
+    _init_kwargs: dict[str, Any]
 
-    def __init__(self, game: BridgeGame, dealer: Dealer, board: int | None = None) -> None:
+    def __init__(self, game: BridgeGame, dealer: Dealer, board: int | None = None, *,
+                 _copy_of: BridgeState | None = None) -> None:
+        if _copy_of is not None:  # clone() when compiled (see there)
+            self._copy_state(_copy_of)
+            return
         rubber = game.options["scoring"] == "rubber"
         if rubber and board is not None:
             raise ValueError("board= applies to duplicate scoring only; a rubber starts with N dealing")
@@ -162,12 +176,19 @@ class BridgeState(State):
 
     def apply_action(self, action: Action) -> None:
         """The base class's ``apply_action``, with a direct path for a legal card."""
-        if type(action) is int and self._phase == _PLAY and 0 <= action < 52 and self._legal_mask >> action & 1:
-            self._apply_play(action)
-            self.history.append(action)
-            self._legal_cache = None
-            return
-        super().apply_action(action)
+        if type(action) is int:
+            if self._phase == _PLAY:
+                if 0 <= action < 52 and self._legal_mask >> action & 1:
+                    self._apply_play(action)
+                    self.history.append(action)
+                    self._legal_cache = None
+                    return
+            elif self._phase == _AUCTION and action >= PASS and action in self.legal_actions():
+                self._apply_auction(action)
+                self.history.append(action)
+                self._legal_cache = None
+                return
+        super().apply_action(action)  # the errors, with their reasons
 
     def _legal_actions(self) -> list[Action]:
         if self._phase == _PLAY:
@@ -455,6 +476,8 @@ class BridgeState(State):
         when they change), the auction lists once the auction is over, and in
         duplicate scoring the dealer (a board has one shuffle, drawn at the start).
         """
+        if _COMPILED:
+            return BridgeState(self.game, self.dealer, _copy_of=self)
         other = BridgeState.__new__(BridgeState)
         d = self.__dict__.copy()
         other.__dict__ = d
@@ -474,6 +497,65 @@ class BridgeState(State):
             d["_rs"] = self._rs.copy()
             d["_totals"] = list(self._totals)
         return other
+
+    def _copy_state(self, src: BridgeState) -> None:
+        """Make this state a copy of ``src``, attribute by attribute: ``clone()`` of the
+        compiled module, whose instances keep their attributes in native slots, not in a
+        ``__dict__``. Shares and copies exactly what the ``__dict__`` path of ``clone()``
+        does (``tests/games/bridge/test_bridge_compiled.py`` checks that both give the
+        same attributes)."""
+        self.game = src.game
+        self.history = list(src.history)
+        self._init_kwargs = src._init_kwargs
+        self._legal_cache = None
+        self._rubber = src._rubber
+        self._board = src._board
+        self._honours = src._honours
+        self._deal_cap = src._deal_cap
+        self._rubbers = src._rubbers
+        self._records = src._records
+        self._rubber_no = src._rubber_no
+        self._ns_result = src._ns_result
+        self._dealer_seat = src._dealer_seat
+        self._vul = src._vul
+        self._deck_index = src._deck_index
+        self._deck = src._deck
+        self._initial = src._initial
+        self._hands = list(src._hands)
+        self._phase = src._phase
+        self._actor = src._actor
+        auction = src._phase == _AUCTION
+        self._calls = list(src._calls) if auction else src._calls
+        self._last_bid = src._last_bid
+        self._last_bidder = src._last_bidder
+        self._doubled = src._doubled
+        self._passes = src._passes
+        self._namer = list(src._namer) if auction else src._namer
+        self._level = src._level
+        self._strain = src._strain
+        self._trump = src._trump
+        self._declarer = src._declarer
+        self._dummy = src._dummy
+        self._hand = src._hand
+        self._leader = src._leader
+        self._plays = list(src._plays)
+        self._leaders = src._leaders
+        self._won = src._won
+        self._legal_mask = src._legal_mask
+        self._follow = src._follow
+        self._lead_suit = src._lead_suit
+        if src._rubber:
+            dealer = Dealer.__new__(Dealer)
+            dealer.seed = src.dealer.seed
+            dealer.stacked = src.dealer.stacked
+            dealer.realized = list(src.dealer.realized)
+            self.dealer = dealer
+            self._rs = src._rs.copy()
+            self._totals = list(src._totals)
+        else:
+            self.dealer = src.dealer
+            self._rs = src._rs
+            self._totals = src._totals
 
     # -- read-only views for observation, records and describe ------------------------------
     @property

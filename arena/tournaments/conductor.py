@@ -16,7 +16,9 @@ One pass of :meth:`Conductor.reconcile` over each unfinished tournament:
 3. a format that can stop early (a gauntlet's SPRT) is asked; if it has decided,
    the tournament is finalized ``stopped``;
 4. when nothing is pending or leased: if the format has a next round, its specs
-   are added (idempotently: the same round always gives the same specs); else the
+   are added (idempotently: the same round always gives the same specs); an empty
+   round (``[]``, not ``None``) means "nothing yet, ask again at the next pass"
+   (a ladder whose entrants are all at their rate limit); else the
    tournament is finalized ``done`` -- failed matches, if any, stay listed in its
    status and standings, with their reasons;
 5. playable work is offered to the workers through a :class:`Dispatcher` (Celery:
@@ -326,6 +328,8 @@ class Conductor:
                 rep.added_round = nxt[0].round
                 rep.leasable = store.leasable_count(tid)
                 return rep
+            if nxt is not None:  # [] from next_round: nothing to add yet (a rate-limited ladder)
+                return rep
         self._finalize(tid, "done", rep)
         return rep
 
@@ -340,7 +344,7 @@ class Conductor:
             log.debug("tournament %s has no usable config: %s", tid, exc)
             return None, None
 
-    def _next_round(self, tid: str, fmt: Any, config: Any) -> list[MatchSpec]:
+    def _next_round(self, tid: str, fmt: Any, config: Any) -> list[MatchSpec] | None:
         from arena.tournaments.rounds import TournamentView
 
         info = self.store.tournament(tid)
@@ -348,7 +352,7 @@ class Conductor:
         view = TournamentView(tid, config, info.round, specs)
         nxt = fmt.next_round(view, self.store.records(tid))
         if not nxt:
-            return []
+            return None if nxt is None else []
         rnd = max(s.round for s in nxt)
         self.store.add_specs(tid, nxt)
         self.store.set_round(tid, rnd)

@@ -8,7 +8,8 @@ A format is an object made from a tournament's config (:func:`make_format`) with
 ``next_round(tournament, records)``
     the specs of the next round, computed from the stored records of the rounds
     before (so a round is reproducible from the store and the seed), or ``None``
-    when the event is over;
+    when the event is over (``[]``: nothing to add yet, the conductor asks again
+    at its next pass);
 ``standings(records)``
     the standings from records;
 ``stop_early(records)``
@@ -41,7 +42,8 @@ __all__ = ["Format", "TournamentView", "register_format", "unregister_format", "
            "RoundRobinFormat", "DuplicateFormat", "GauntletFormat", "SprtCheck"]
 
 _REGISTRY: dict[str, type[Format]] = {}
-_BUILTIN_MODULES: tuple[str, ...] = ("arena.tournaments.rounds", "arena.tournaments.swiss")
+_BUILTIN_MODULES: tuple[str, ...] = ("arena.tournaments.rounds", "arena.tournaments.swiss",
+                                     "arena.tournaments.ladder")
 """Modules whose import registers formats (a new format module adds itself here)."""
 
 

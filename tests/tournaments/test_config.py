@@ -76,7 +76,7 @@ CASES: list[tuple[dict[str, Any], str]] = [
     ({"tournament.game": _DEL}, "tournament.game: missing"),
     ({"tournament.preset": "nope"}, "tournament.preset: bridge: unknown preset 'nope'"),
     ({"tournament.options": {"colour": 1}}, "tournament.options: bridge: unknown option(s) colour"),
-    ({"tournament.format": "knockout"}, "tournament.format: must be one of round_robin, duplicate, gauntlet, swiss"),
+    ({"tournament.format": "knockout"}, "tournament.format: must be one of round_robin, duplicate, gauntlet"),
     ({"tournament.seed": "abc"}, "tournament.seed: must be an integer"),
     ({"tournament.deadline_ms": 0}, "tournament.deadline_ms: must be a positive number"),
     ({"tournament.id": "a:b"}, "tournament.id: use letters"),

@@ -1,0 +1,440 @@
+"""A continuous ladder (``format = "ladder"``): batches of encounters picked by
+matchmaking from the ratings of everything recorded so far.
+
+::
+
+    [tournament]
+    format = "ladder"
+    deals = 1                             # deals per encounter (each in every seating)
+    [ladder]
+    concurrency = 8                       # encounters per batch
+    max_matches_per_entrant_per_hour = 60 # optional rate limit (encounters started)
+    matchmaking = "rating"                # rating | random
+    stop_after = 500                      # optional: encounters in all
+
+Rounds and encounters
+---------------------
+The conductor plays the ladder as rounds: a round is one batch of up to
+``concurrency`` encounters, each entrant in at most one encounter of a batch; when
+a batch is recorded the conductor asks for the next one. An *encounter* is a
+duplicate set: two entrants (two-unit games) or a table of the game's size play
+``deals`` new deals, each in every cyclic seating, so the luck of the cards
+cancels. Encounter ``k`` (counted over the whole ladder) plays the tournament's
+deals ``k * deals .. k * deals + deals - 1``. The ladder ends after ``stop_after``
+encounters; without it, it runs until stopped (``arena tournament run`` with
+Ctrl-C, or the store's tournament left unfinished).
+
+Results and ratings
+-------------------
+Per deal of an encounter, once all its seatings are recorded, entrants are compared
+pairwise on their scores summed over the seatings (two sides: the margin converted
+by ``Game.margin_points``, so bridge compares IMPs): 1, 1/2 or 0. Those results
+feed a Bradley-Terry fit (:func:`fit_ladder`: the model of
+:mod:`arena.ratings.bradley_terry`, Elo scale, 95% intervals, fit by Newton's
+method on the entrants' result matrix, with one virtual draw of everyone against
+a virtual entrant at 0 as the prior), recomputed from the records for every batch and for the
+leaderboard (:meth:`LadderFormat.standings`).
+
+Matchmaking
+-----------
+``rating``: the entrants allowed to play now (under their rate limit) are taken in
+order of the widest interval first (an entrant without games has the widest), then
+fewest encounters, then a seeded draw; each picks, among the others still free in
+the batch, the opponent with the largest *expected information*
+``p (1 - p) Var(r_a - r_b)``: ``p`` is the fitted probability that one beats the
+other (largest for close ratings) and ``Var(r_a - r_b)`` the variance of their
+rating difference from the fit's covariance (large for entrants with few games,
+and for pairs that are compared only through long chains; it falls as the two
+meet, so neighbours vary). Tables add members one at a time by the summed
+information with those already seated.
+``random``: the allowed entrants in a seeded random order, cut into encounters.
+
+Rate limit: an entrant that started ``max_matches_per_entrant_per_hour`` encounters
+in the last hour (by ``tags["scheduled_at"]``, the Unix time the batch was made) is
+skipped; when every entrant is limited the batch is empty and the conductor asks
+again at its next pass. The rate limit makes a batch depend on the clock (stored
+with it); everything else is computed from the stored specs, records and the seed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.core.dealing import SeedStream
+from arena.records.spec import MatchSpec, make_match_id
+from arena.tournaments.config import Entrant, LadderSettings, TournamentConfig
+from arena.tournaments.formats import deal_seed, seatings
+from arena.tournaments.rounds import Format, TournamentView, register_format
+
+__all__ = ["LadderFormat", "LadderRatings", "ladder_outcomes", "fit_ladder", "choose_batch"]
+
+NO_GAMES_ERROR = 1000.0
+"""Interval half-width (Elo) given to an entrant without results."""
+
+
+class _Outcomes:
+    """Outcomes of one ladder's records, kept between calls: a record seen before
+    (same match id, same returns) is skipped; any other change starts over."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        self.game = config.make_game()
+        self.units = [list(u) for u in self.game.teams()]
+        self.need: dict[int, int] = {}
+        self.seen: dict[str, list[float]] = {}
+        self.slots: dict[tuple[int, int, int], dict[str, Any]] = {}
+        self.outcomes: dict[tuple[str, str, float], int] = {}
+
+    def add(self, match_id: str, tags: Mapping[str, Any], returns: Sequence[float]) -> None:
+        sides = tags["sides"]
+        key = (int(tags["ladder_round"]), int(tags["table"]), int(tags["deal"]))
+        slot = self.slots.get(key)
+        if slot is None:
+            slot = self.slots[key] = {"sides": sides, "n": 0, "tot": dict.fromkeys(sides, 0.0)}
+        ents = tags["entrants"]
+        for u in self.units:
+            who = ents[u[0]]
+            if who in slot["tot"]:
+                slot["tot"][who] += sum(float(returns[i]) for i in u) / len(u)
+        slot["n"] += 1
+        k = len(sides)
+        if k not in self.need:
+            self.need[k] = len(seatings(len(self.units), k))
+        if slot["n"] != self.need[k]:
+            return
+        tot = slot["tot"]
+        for i, a in enumerate(sides):
+            for b in sides[i + 1:]:
+                diff = (tot[a] - tot[b]) / 2 if k == 2 else tot[a] - tot[b]
+                pts = float(self.game.margin_points(diff)) if k == 2 else diff
+                res = 1.0 if pts > 0 else 0.5 if pts == 0 else 0.0
+                x, y, r = (a, b, res) if a < b else (b, a, 1.0 - res)
+                self.outcomes[(x, y, r)] = self.outcomes.get((x, y, r), 0) + 1
+
+
+_CACHE: dict[str, _Outcomes] = {}
+_CACHE_SIZE = 16
+
+
+def _new_records(config: TournamentConfig, state: _Outcomes, recs: list[Any]) -> None:
+    for r in recs:
+        if r.match_id in state.seen:
+            continue
+        tags = getattr(r, "tags", None) or {}
+        if tags.get("tournament_id") == config.id and tags.get("format") == "ladder" \
+                and getattr(r, "terminal", True):
+            state.seen[r.match_id] = list(r.returns)
+            state.add(r.match_id, tags, r.returns)
+
+
+def ladder_outcomes(config: TournamentConfig, records: Iterable[Any], *,
+                    cache: bool = True) -> dict[tuple[str, str, float], int]:
+    """``(a, b, a's result) -> count`` over every fully recorded deal of every
+    encounter (``a < b``; see the module docstring).
+
+    Kept between calls per tournament: a later call with the same records plus new
+    ones parses only the new ones (what the conductor does batch after batch); a
+    call whose records do not include every record seen before, or with other
+    returns, starts over. ``cache=False`` computes them afresh and keeps nothing.
+    """
+    recs = records if isinstance(records, list) else list(records)
+    if not cache:
+        state = _Outcomes(config)
+        _new_records(config, state, recs)
+        return state.outcomes
+    cached = _CACHE.get(config.id)
+    if cached is not None:
+        state = cached
+        hits = 0
+        for r in recs:
+            old = state.seen.get(r.match_id)
+            if old is not None:
+                if old != r.returns:
+                    break
+                hits += 1
+        else:
+            if hits == len(state.seen):
+                _new_records(config, state, recs)
+                return dict(state.outcomes)
+    state = _Outcomes(config)
+    _CACHE.pop(config.id, None)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[config.id] = state
+    _new_records(config, state, recs)
+    return dict(state.outcomes)
+
+
+@dataclass(frozen=True)
+class LadderRatings:
+    """Ratings of every entrant (Elo; no games: 0 with :data:`NO_GAMES_ERROR`)."""
+
+    rating: dict[str, float]
+    error: dict[str, float]
+    games: dict[str, float]
+    score: dict[str, float]
+    covariance: Any = None
+    """Covariance of the ratings (Elo², numpy array indexed like the ids), if fitted."""
+
+
+def fit_ladder(ids: Sequence[str], outcomes: Mapping[tuple[str, str, float], int]) -> LadderRatings:
+    """The Bradley-Terry fit of ``outcomes`` (:func:`ladder_outcomes`), Elo scale:
+    Newton's method on the matrix of results between entrants, with one virtual draw
+    of every entrant against a virtual entrant fixed at 0 (a prior that keeps
+    unbeaten or unmet entrants finite); intervals (95%) from the inverse Hessian.
+    ``games`` and ``score`` count the real results only."""
+    import numpy as np
+
+    n = len(ids)
+    index = {e: i for i, e in enumerate(ids)}
+    games_m = np.zeros((n, n))
+    wins_m = np.zeros((n, n))
+    for (a, b, res), c in outcomes.items():
+        if a in index and b in index:
+            i, j = index[a], index[b]
+            games_m[i, j] += c
+            games_m[j, i] += c
+            wins_m[i, j] += res * c
+            wins_m[j, i] += (1.0 - res) * c
+    games = games_m.sum(axis=1)
+    score = wins_m.sum(axis=1)
+    theta = np.zeros(n)
+    hess = np.eye(n)
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+        pv = 1.0 / (1.0 + np.exp(-theta))
+        grad = score - (games_m * p).sum(axis=1) + (0.5 - pv)
+        w = games_m * p * (1.0 - p)
+        hess = -w
+        np.fill_diagonal(hess, w.sum(axis=1) + pv * (1.0 - pv))
+        step = np.linalg.solve(hess, grad)
+        step = np.clip(step, -2.0, 2.0)
+        theta = theta + step
+        if float(np.max(np.abs(step))) < 1e-7:
+            break
+    scale = 400.0 / math.log(10.0)
+    cov = np.linalg.inv(hess) * scale * scale
+    err = 1.959964 * np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    return LadderRatings({e: float(theta[i] * scale) for i, e in enumerate(ids)},
+                         {e: float(err[i]) if games[i] else NO_GAMES_ERROR for i, e in enumerate(ids)},
+                         {e: float(games[i]) for i, e in enumerate(ids)},
+                         {e: float(score[i]) for i, e in enumerate(ids)}, cov)
+
+
+def choose_batch(ids: Sequence[str], size: int, count: int, ratings: LadderRatings,
+                 met: Mapping[frozenset[str], int] | None, encounters: Mapping[str, int], allowed: set[str],
+                 matchmaking: str, rng: SeedStream) -> list[list[str]]:
+    """Up to ``count`` encounters of ``size`` entrants each (see the module docstring)."""
+    free = [e for e in ids if e in allowed]
+    if matchmaking == "random":
+        rng.shuffle(free)
+        return [free[i:i + size] for i in range(0, len(free) - size + 1, size)][:count]
+    import numpy as np
+
+    draw = {e: rng.random() for e in free}
+    free.sort(key=lambda e: (-ratings.error[e], encounters.get(e, 0), draw[e]))
+    index = {e: i for i, e in enumerate(ids)}
+    idx = np.array([index[e] for e in free], dtype=np.int64)
+    r = np.array([ratings.rating[e] for e in free])
+    if ratings.covariance is not None:
+        c = np.asarray(ratings.covariance)[np.ix_(idx, idx)]
+        d = np.diag(c)
+        var_diff = d[:, None] + d[None, :] - 2.0 * c
+    else:
+        v = np.array([(ratings.error[e] / 1.959964) ** 2 for e in free])
+        var_diff = v[:, None] + v[None, :]
+    p = 1.0 / (1.0 + np.power(10.0, (r[None, :] - r[:, None]) / 400.0))
+    util = p * (1.0 - p) * np.clip(var_diff, 0.0, None)
+    util += 1e-9 * np.array([draw[e] for e in free])[None, :]  # seeded tie-break
+    np.fill_diagonal(util, -np.inf)
+    taken = np.zeros(len(free), dtype=bool)
+    out: list[list[str]] = []
+    for i in range(len(free)):
+        if len(out) >= count:
+            break
+        if taken[i]:
+            continue
+        table = [i]
+        gain = util[i].copy()
+        for _ in range(size - 1):
+            gain[taken] = -np.inf
+            gain[table] = -np.inf
+            j = int(np.argmax(gain))
+            if not np.isfinite(gain[j]):
+                break
+            table.append(j)
+            gain = gain + util[j]
+        if len(table) < size:
+            break
+        taken[table] = True
+        out.append([free[k] for k in table])
+    return out
+
+
+class _Book:
+    """What a ladder's specs say so far: encounters, meetings, start times per entrant."""
+
+    def __init__(self) -> None:
+        self.specs = 0
+        self.first_id = ""
+        self.last_id = ""
+        self.encounters = 0
+        self.keys: set[tuple[int, int]] = set()
+        self.times: dict[str, list[float]] = {}
+        self.met: dict[frozenset[str], int] = {}
+
+    def add(self, s: MatchSpec) -> None:
+        key = (int(s.tags.get("ladder_round", s.round)), s.table)
+        if key in self.keys:
+            return
+        self.keys.add(key)
+        self.encounters += 1
+        sides = list(s.tags.get("sides", []))
+        at = float(s.tags.get("scheduled_at", 0.0))
+        for i, a in enumerate(sides):
+            times = self.times.setdefault(a, [])
+            bisect.insort(times, at)
+            for b in sides[i + 1:]:
+                k = frozenset((a, b))
+                self.met[k] = self.met.get(k, 0) + 1
+
+
+_BOOKS: dict[str, _Book] = {}
+
+
+def _book(tournament_id: str, specs: Sequence[MatchSpec]) -> _Book:
+    """The :class:`_Book` of ``specs``, kept between calls while the specs only grow
+    (the same first spec and the same spec where the last call stopped)."""
+    book = _BOOKS.get(tournament_id)
+    if book is None or not specs or len(specs) < book.specs or specs[0].match_id != book.first_id \
+            or (book.specs and specs[book.specs - 1].match_id != book.last_id):
+        book = _Book()
+        if len(_BOOKS) >= _CACHE_SIZE:
+            _BOOKS.pop(next(iter(_BOOKS)))
+        _BOOKS[tournament_id] = book
+    for s in specs[book.specs:]:
+        book.add(s)
+    book.specs = len(specs)
+    if specs:
+        book.first_id, book.last_id = specs[0].match_id, specs[-1].match_id
+    return book
+
+
+@register_format("ladder")
+class LadderFormat(Format):
+    """A continuous ladder (see the module docstring)."""
+
+    clock: Callable[[], float] = staticmethod(time.time)
+    """The time source of rate limits and ``scheduled_at`` (tests and benchmarks replace it)."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        super().__init__(config)
+        if config.ladder is None:
+            raise ValueError("a ladder config needs its [ladder] settings")
+        self.settings: LadderSettings = config.ladder
+        self.game = config.make_game()
+        self.units = [list(u) for u in self.game.teams()]
+        self.size = len(self.units)
+
+    def first_round(self, entrants: Sequence[Entrant]) -> list[MatchSpec]:
+        if [e.id for e in entrants] != self.config.entrant_ids:
+            raise ValueError("a ladder plays the config's entrants")
+        return self._batch(0, [], []) or []
+
+    def next_round(self, tournament: TournamentView, records: Iterable[Any]) -> list[MatchSpec] | None:
+        return self._batch(tournament.round + 1, list(tournament.specs), records)
+
+    def _batch(self, rnd: int, specs: list[MatchSpec], records: Iterable[Any]) -> list[MatchSpec] | None:
+        cfg, st = self.config, self.settings
+        ids = cfg.entrant_ids
+        book = _book(cfg.id, specs)
+        done = book.encounters
+        count = st.concurrency
+        if st.stop_after is not None:
+            count = min(count, st.stop_after - done)
+            if count <= 0:
+                return None
+        now = float(self.clock())
+        encounters = {e: len(v) for e, v in book.times.items()}
+        recent = {e: len(v) - bisect.bisect_right(v, now - 3600.0) for e, v in book.times.items()}
+        met = book.met
+        limit = st.max_matches_per_entrant_per_hour
+        allowed = {e for e in ids if limit is None or recent.get(e, 0) < limit}
+        ratings = fit_ladder(ids, ladder_outcomes(cfg, records)) if st.matchmaking == "rating" \
+            else LadderRatings({}, {}, {}, {})
+        rng = SeedStream(f"ladder|{cfg.seed}|{rnd}")
+        batch = choose_batch(ids, self.size, count, ratings, met, encounters, allowed, st.matchmaking, rng)
+        return self._specs(rnd, batch, done, len(specs), now)
+
+    def _specs(self, rnd: int, batch: list[list[str]], done: int, start: int, now: float) -> list[MatchSpec]:
+        cfg = self.config
+        refs = {e.id: e.bot for e in cfg.entrants}
+        n = self.game.num_players
+        board = self.game.name == "bridge"
+        out: list[MatchSpec] = []
+        for t, sides in enumerate(batch):
+            k = done + t
+            for d in range(cfg.deals):
+                gdeal = k * cfg.deals + d
+                seed = deal_seed(cfg.seed, gdeal)
+                for r, seating in enumerate(seatings(self.size, len(sides))):
+                    seats = [""] * n
+                    for u, unit in enumerate(self.units):
+                        for s in unit:
+                            seats[s] = sides[seating[u]]
+                    tags: dict[str, Any] = {"format": "ladder", "ladder_round": rnd, "encounter": k,
+                                            "sides": list(sides), "scheduled_at": round(now, 3)}
+                    if board:
+                        tags["board"] = d + 1
+                    index = start + len(out)
+                    out.append(MatchSpec(
+                        match_id=make_match_id(cfg.id, index), tournament_id=cfg.id, index=index,
+                        game=cfg.game, preset=cfg.preset, options=dict(cfg.options), seed=seed,
+                        entrants=tuple(seats), bots=tuple(refs[x] for x in seats),
+                        init={"board": d + 1} if board else {}, deal=gdeal, rotation=r, table=t,
+                        deadline_ms=cfg.deadline_ms, tags=tags, round=rnd))
+        return out
+
+    def standings(self, records: Iterable[Any]) -> Any:
+        from arena.tournaments.standings import Standings, _ranked
+
+        cfg = self.config
+        recs = list(records)
+        mine = [r for r in recs if (getattr(r, "tags", None) or {}).get("tournament_id") == cfg.id]
+        ids = cfg.entrant_ids
+        outcomes = ladder_outcomes(cfg, mine)
+        fit = fit_ladder(ids, outcomes)
+        encs: dict[str, set[tuple[int, int]]] = {e: set() for e in ids}
+        for r in mine:
+            for e in r.tags.get("sides", []):
+                if e in encs:
+                    encs[e].add((int(r.tags["ladder_round"]), int(r.tags["table"])))
+        rows: list[dict[str, Any]] = []
+        for e in sorted(ids, key=lambda x: (-fit.rating[x] if fit.games[x] else math.inf, x)):
+            g = fit.games[e]
+            rows.append({"entrant": e, "bot": cfg.entrant(e).bot,
+                         "rating": fit.rating[e] if g else math.nan,
+                         "error": fit.error[e] if g else math.nan,
+                         "low": fit.rating[e] - fit.error[e] if g else math.nan,
+                         "high": fit.rating[e] + fit.error[e] if g else math.nan,
+                         "encounters": len(encs[e]), "games": g,
+                         "score": fit.score[e] / g if g else math.nan})
+        _ranked(rows)
+        cols = [("rank", "#"), ("entrant", "entrant"), ("bot", "bot"), ("rating", "rating"), ("error", "+-95%"),
+                ("encounters", "encounters"), ("games", "deals"), ("score", "score")]
+        n_enc = len({(int(r.tags["ladder_round"]), int(r.tags["table"])) for r in mine})
+        st = self.settings
+        title = f"{cfg.name}: ladder, {n_enc} encounters, {st.matchmaking} matchmaking ({self.game.ruleset})"
+        out = Standings(cfg.id, "ladder", title, cols, rows,
+                        "Bradley-Terry rating (Elo scale, mean 0), then entrant id",
+                        details={"encounters": n_enc, "matchmaking": st.matchmaking,
+                                 "stop_after": st.stop_after})
+        per = cfg.deals * len(seatings(self.size, self.size))
+        out.recorded = len({r.match_id for r in mine})
+        out.expected = st.stop_after * per if st.stop_after is not None else out.recorded
+        out.ignored = len(recs) - len(mine)
+        return out

@@ -10,7 +10,9 @@ records each match exactly once, until nothing is left to lease or
 (the conductor retries it with backoff, up to its attempts). Store errors are
 retried with backoff; a record that still cannot be written after two lease
 lengths leaves its lease to expire, and the match is offered again (it replays
-identically from its seed). When it stops, the task runs one conductor pass for
+identically from its seed). A match the platform failed mid-way
+(:class:`arena.bots.base.RouteFailure`: the gateway or the route to a bot lost) is
+void: given back unplayed, not counted as an attempt, and replayed. When it stops, the task runs one conductor pass for
 its tournament, so the tournament finishes as soon as its last match is recorded.
 
 A gauntlet with ``[gauntlet.sprt]`` stops by itself: the task leases nothing more
@@ -124,7 +126,9 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
     settings = _settings()
     store = get_store(url)
     owner = owner_id("celery")
-    recorded, failed, errors = 0, 0, []
+    from arena.bots.base import RouteFailure
+
+    recorded, failed, voided, errors = 0, 0, 0, []
     start = time.monotonic()
     stop = early_stop(store, tournament_id)
     retry = settings.lease_seconds
@@ -145,6 +149,13 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
                 if remote_bots(spec) and should_defer(store, spec, owner, default_router(), settings):
                     continue  # a remote bot is offline: the match waits for it
                 record = play_spec(spec)
+            except RouteFailure as exc:  # the platform failed, not a bot: void, replayed
+                log.warning("match %s void (platform fault): %s", spec.match_id, exc)
+                voided += 1
+                reason = str(exc)
+                with_store_retries(lambda: store.void(spec.match_id, owner, settings.heartbeat_seconds,
+                                                      reason), seconds=retry, what="void")
+                continue
             except Exception as exc:  # noqa: BLE001 - recorded as the match's failure
                 log.exception("match %s failed", spec.match_id)
                 errors.append(f"{spec.match_id}: {type(exc).__name__}: {exc}")
@@ -162,5 +173,5 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
         Conductor(store, CeleryDispatcher(self.app, store_url=url), settings).reconcile(tournament_id)
     except Exception as exc:  # noqa: BLE001 - the conductor loops pass again
         log.warning("conductor pass after work on %s failed: %s", tournament_id, exc)
-    return {"tournament_id": tournament_id, "recorded": recorded, "failed": failed,
+    return {"tournament_id": tournament_id, "recorded": recorded, "failed": failed, "voided": voided,
             "errors": errors[:20], "seconds": round(time.monotonic() - start, 3), "worker": owner}

@@ -23,7 +23,11 @@ Illegal-action policy
 * An agent that raised :class:`AgentFailure` is *absent* for the rest of the
   match: it is not asked again and every one of its decisions is defaulted.
 * Every adjudicated decision is recorded as a :class:`~arena.records.record.Fault`
-  with its kind and reason; the match always runs to its end.
+  with its kind and reason; the match always runs to its end -- except when the
+  platform fails (:class:`~arena.bots.base.RouteFailure`: the gateway gone, the
+  route to it lost): that is never the bot's fault, so the referee raises it and
+  the match is void; its runner replays it from its seed
+  (:mod:`arena.tournaments.executors`, :mod:`workers.tasks`).
 
 Forced actions
 --------------
@@ -52,7 +56,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, cast
 
-from arena.bots.base import Agent, AgentFailure, DecisionTimeout, LegalActions, MatchInfo
+from arena.bots.base import Agent, AgentFailure, DecisionTimeout, LegalActions, MatchInfo, RouteFailure
 from arena.core.errors import AmbiguousActionError, IllegalActionError, InvalidActionError
 from arena.core.state import Action, Game, State
 from arena.records.record import ActionEntry, Fault, MatchRecord
@@ -130,6 +134,8 @@ def run_match(game: Game, agents: Sequence[Agent], *, seed: int | str | None = N
                          match_id=match_id, options=dict(game.options), deadline_ms=deadline_ms)
         try:
             agent.start_match(info)
+        except RouteFailure:
+            raise  # the platform failed, not the bot: the match is void (replayed by its runner)
         except Exception as exc:  # noqa: BLE001 - any agent failure is adjudicated
             absent.add(seat)
             record.faults.append(Fault(seat, 0, "crash", f"start_match failed: {exc}"))
@@ -193,6 +199,8 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
             record.faults.append(Fault(seat, step, "timeout",
                                        bounded(str(exc) or "no answer before the deadline")))
             break
+        except RouteFailure:
+            raise  # the platform failed, not the bot: the match is void (replayed by its runner)
         except AgentFailure as exc:
             absent.add(seat)
             record.faults.append(Fault(seat, step, "crash", bounded(str(exc) or "agent failed")))

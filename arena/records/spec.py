@@ -71,15 +71,20 @@ class MatchSpec:
     round: int = 0
     """Which round of the tournament's format (0: the first; one-round formats
     have only round 0)."""
+    max_retries: int | None = None
+    """Further attempts after a refused action (the tournament's ``max_retries``);
+    ``None``: the game's rule (rummy and auction: none, a refused play is a pass)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict (``round`` only when it is not 0, so the specs of
-        one-round formats read exactly as those stored before rounds existed)."""
+        """JSON-ready dict (``round`` only when it is not 0 and ``max_retries`` only
+        when set, so specs read exactly as those stored before these existed)."""
         d = asdict(self)
         d["entrants"] = list(self.entrants)
         d["bots"] = list(self.bots)
         if not self.round:
             del d["round"]
+        if self.max_retries is None:
+            del d["max_retries"]
         return d
 
     @classmethod

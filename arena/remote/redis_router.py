@@ -118,7 +118,9 @@ class RedisRouter(DecisionRouter):
 
     :param url: Redis URL (``redis://host:port/db``).
     :param slack: seconds to wait beyond the decision's deadline for the gateway's
-        own ``T`` reply before raising :class:`DecisionTimeout` here.
+        own reply (``T`` when the bot was silent). No reply at all by then means the
+        gateway itself is gone: :class:`~arena.bots.base.RouteFailure` (a platform
+        fault: the match is void and replayed), as is a lost connection to Redis.
 
     ``decide`` writes its two commands (script + ``BLPOP``) pre-encoded on a
     connection of its own (one per thread) and reads the two replies: the same
@@ -233,14 +235,17 @@ class RedisRouter(DecisionRouter):
                     # a stale connection (Redis restarted): the script most likely never
                     # ran; if it did, the bot is asked twice and the first answer counts
                     continue
-                raise DecisionTimeout(f"Redis unavailable while routing to {bot_id}: {exc}") from None
+                raise RouteFailure(f"Redis unavailable while routing to {bot_id}: {exc}") from None
             except BaseException:
                 self._drop_connection()  # e.g. interrupted mid-read: the replies are unread
                 raise
         if popped is not None and popped[1] == b"Q":
             popped = self._wait_queued(bot_id, reply_key, timeout)
         if popped is None:
-            raise DecisionTimeout(f"bot {bot_id} did not answer within {timeout * 1000:.0f} ms")
+            # the gateway answers every request it took by its deadline (T when the bot
+            # was silent): no answer at all means the gateway itself went away
+            raise RouteFailure(f"no reply from the gateway holding {bot_id} within "
+                               f"{(timeout + self.slack) * 1000:.0f} ms (gateway gone?)")
         payload: bytes = popped[1]
         kind, body = payload[:1], payload[1:]
         if kind == b"d":
@@ -271,7 +276,7 @@ class RedisRouter(DecisionRouter):
                     raise RouteFailure(f"bot {bot_id} went offline while its request was queued "
                                        "(its gateway stopped announcing it)")
         except redis.exceptions.RedisError as exc:
-            raise DecisionTimeout(f"Redis unavailable while routing to {bot_id}: {exc}") from None
+            raise RouteFailure(f"Redis unavailable while routing to {bot_id}: {exc}") from None
         return None
 
     def notify(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None:

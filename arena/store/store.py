@@ -562,6 +562,22 @@ class Store:
                                                   .where(m.match_id == match_id)).scalar_one()
             return since
 
+    def void(self, match_id: str, owner: str, seconds: float, reason: str) -> bool:
+        """Give back a lease whose match was voided by a platform fault (the gateway
+        or the route to a bot failed): ``pending`` again after ``seconds``, the
+        attempt not counted (the match replays from its seed). False if ``owner``
+        does not hold the lease."""
+        now = utcnow()
+        m = MatchSpecRow
+        with self._write() as conn:
+            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "leased",
+                                               m.claimed_by == owner)
+                               .values(status="pending", claimed_by=None, claimed_at=None,
+                                       lease_expires=None, attempts=m.attempts - 1,
+                                       not_before=now + timedelta(seconds=seconds),
+                                       error=("void: " + reason)[:2000], updated=now))
+            return res.rowcount == 1
+
     def deferred_since(self, match_id: str) -> datetime | None:
         """When the deferral of a spec began (``None``: never deferred)."""
         m = MatchSpecRow

@@ -293,6 +293,9 @@ class Conductor:
         reports = [self._tournament_pass(tid) for tid in ids]
         if self.dispatcher is not None:
             self._offer([r for r in reports if r.leasable and not r.finished])
+            for r in reports:  # offered: the workers will play it
+                if r.offered and self.store.tournament(r.tournament_id).status == "pending":
+                    self.store.set_tournament_status(r.tournament_id, "running")
         return reports
 
     def _tournament_pass(self, tid: str) -> PassReport:
@@ -318,8 +321,8 @@ class Conductor:
         counts = store.status_counts(tid)
         if counts["pending"] or counts["leased"]:
             rep.leasable = store.leasable_count(tid)
-            if store.tournament(tid).status == "pending" and (rep.leasable or counts["leased"]):
-                store.set_tournament_status(tid, "running")
+            if counts["leased"] and store.tournament(tid).status == "pending":
+                store.set_tournament_status(tid, "running")  # someone plays it
             return rep
         # the round is complete (everything done, or failed for good)
         if fmt is not None:

@@ -11,6 +11,7 @@ Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
     deals = 8                   # seeded deals; bridge may say boards = 8 instead
     seed = 1                    # tournament seed (integer), default 0
     deadline_ms = 2000          # per decision, default 10000
+    max_retries = 1             # optional: attempts after a refused action (default: the game's rule)
 
     [tournament.options]        # game options (checked by the game itself)
 
@@ -192,6 +193,9 @@ class TournamentConfig:
     ladder: LadderSettings | None = None
     source: str | None = None
     """The file it was read from, if any."""
+    max_retries: int | None = None
+    """Further attempts after a refused action (``[tournament] max_retries``);
+    ``None``: the game's rule (rummy and auction: a refused play is a pass)."""
 
     def make_game(self) -> Game:
         """The configured game (preset and options applied)."""
@@ -287,7 +291,7 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
     assert t is not None
     path = "tournament"
     _unknown(t, {"id", "name", "game", "preset", "options", "format", "deals", "boards", "seed",
-                 "deadline_ms"}, path)
+                 "deadline_ms", "max_retries"}, path)
     tid = _str(t, "id", path, required=True)
     assert tid is not None
     if not _ID_RE.match(tid):
@@ -324,6 +328,9 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
     deadline = t.get("deadline_ms", 10_000.0)
     if type(deadline) not in (int, float) or not deadline > 0:
         raise ConfigError("tournament.deadline_ms", f"must be a positive number, got {deadline!r}")
+    max_retries = t.get("max_retries")
+    if max_retries is not None and (type(max_retries) is not int or not 0 <= max_retries <= 10):
+        raise ConfigError("tournament.max_retries", f"must be an integer from 0 to 10, got {max_retries!r}")
 
     entrants = _entrants(data, game_name)
     k = len(entrants)
@@ -350,7 +357,8 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
     return TournamentConfig(id=tid, name=name, game=game_name, preset=preset, options=dict(options),
                             format=fmt, entrants=tuple(entrants), deals=deals, seed=seed,
                             deadline_ms=float(deadline), rotations=rotations, duplicate=duplicate,
-                            gauntlet=gauntlet, swiss=swiss, ladder=ladder, source=source)
+                            gauntlet=gauntlet, swiss=swiss, ladder=ladder, source=source,
+                            max_retries=max_retries)
 
 
 def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:

@@ -79,10 +79,14 @@ def _child_init() -> None:
 def _play_chunk(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from arena.tournaments.runner import play_spec
 
+    from arena.bots.base import RouteFailure
+
     out: list[dict[str, Any]] = []
     for data in specs:
         try:
             out.append({"record": play_spec(MatchSpec.from_dict(data)).to_dict()})
+        except RouteFailure as exc:  # the platform failed: void, replayed
+            out.append({"match_id": data.get("match_id"), "void": str(exc)})
         except Exception as exc:  # noqa: BLE001 - reported; the match stays pending
             out.append({"match_id": data.get("match_id"),
                         "error": f"{data.get('match_id')}: {type(exc).__name__}: {exc}"})
@@ -109,6 +113,8 @@ class EmbeddedExecutor:
         self.finished: str | None = None
         """``done`` or ``stopped`` once the conductor finalized the tournament."""
         self.notes: list[str] = []
+        self.voided: list[str] = []
+        """Matches voided by a platform fault (replayed), with the reason."""
         self._stop: Callable[[], bool] | None = None
 
     def run(self, tournament_id: str, *, progress: Progress | None = None,
@@ -196,6 +202,11 @@ class EmbeddedExecutor:
                         done += 1
                 elif "deferred" in item:
                     continue  # a remote bot is offline: the match waits for it
+                elif "void" in item:  # a platform fault: replayed from its seed, not counted
+                    self.voided.append(f"{item['match_id']}: {item['void']}")
+                    with_store_retries(lambda: store.void(item["match_id"], owner,
+                                                          self.settings.heartbeat_seconds, item["void"]),
+                                       seconds=self.settings.lease_seconds, what="void")
                 else:
                     self.errors.append(item["error"])
                     with_store_retries(lambda: store.mark_failed(item["match_id"], owner, item["error"]),
@@ -258,12 +269,15 @@ class EmbeddedExecutor:
                 write(fut.result())
 
     def _play_remote(self, spec: MatchSpec, store: Any, owner: str) -> list[dict[str, Any]]:
+        from arena.bots.base import RouteFailure
         from arena.tournaments.runner import play_spec, should_defer
 
         try:
             if should_defer(store, spec, owner, self.router, self.settings):
                 return [{"deferred": spec.match_id}]
             return [{"record": play_spec(spec, router=self.router).to_dict()}]
+        except RouteFailure as exc:  # the platform failed: void, replayed
+            return [{"match_id": spec.match_id, "void": str(exc)}]
         except Exception as exc:  # noqa: BLE001
             return [{"match_id": spec.match_id, "error": f"{spec.match_id}: {type(exc).__name__}: {exc}"}]
 

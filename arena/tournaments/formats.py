@@ -269,7 +269,7 @@ def expand(config: TournamentConfig) -> list[MatchSpec]:
                 game=config.game, preset=config.preset, options=dict(config.options), seed=seed,
                 entrants=tuple(ids[e] for e in seat_entrants), bots=tuple(refs[e] for e in seat_entrants),
                 init={"board": deal + 1} if board else {}, deal=deal, rotation=rotation, table=table,
-                deadline_ms=config.deadline_ms, tags=tags))
+                deadline_ms=config.deadline_ms, tags=tags, max_retries=config.max_retries))
     return specs
 
 

@@ -31,7 +31,7 @@ from typing import Any
 from arena.bots import make_bot
 from arena.bots.base import Agent
 from arena.games import get_game
-from arena.match.referee import DEFAULT_MAX_RETRIES, run_match
+from arena.match.referee import run_match
 from arena.records.record import MatchRecord
 from arena.records.spec import MatchSpec, parse_bot_ref
 
@@ -148,7 +148,7 @@ def spec_tags(spec: MatchSpec) -> dict[str, Any]:
 
 
 def play_spec(spec: MatchSpec, *, router: Any = None,
-              max_retries: int = DEFAULT_MAX_RETRIES) -> MatchRecord:
+              max_retries: int | None = None) -> MatchRecord:
     """Play ``spec`` to its end and return its record (deterministic for built-in bots).
 
     :param router: a :class:`~arena.remote.router.DecisionRouter` for ``remote:`` bots.
@@ -165,7 +165,8 @@ def play_spec(spec: MatchSpec, *, router: Any = None,
     try:
         result = play(game, agents, seed=spec.seed, init=dict(spec.init), match_id=spec.match_id,
                            bot_names=list(spec.entrants), deadline_ms=spec.deadline_ms,
-                           max_retries=max_retries, tags=spec_tags(spec))
+                           max_retries=spec.max_retries if max_retries is None else max_retries,
+                           tags=spec_tags(spec))
     finally:
         for agent in agents:
             try:

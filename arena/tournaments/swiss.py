@@ -357,7 +357,7 @@ class SwissFormat(Format):
                         game=cfg.game, preset=cfg.preset, options=dict(cfg.options), seed=seed,
                         entrants=tuple(seats), bots=tuple(refs[x] for x in seats),
                         init={"board": d + 1} if board else {}, deal=gdeal, rotation=r, table=t,
-                        deadline_ms=cfg.deadline_ms, tags=tags, round=rnd))
+                        deadline_ms=cfg.deadline_ms, tags=tags, round=rnd, max_retries=cfg.max_retries))
         return specs
 
     def matches_per_round(self) -> int:

@@ -14,3 +14,13 @@ class FirstActionBot(RandomBot):
     def decide(self, request: Any) -> int | str:  # type: ignore[override]
         first = request.legal_actions[0]
         return int(first.id) if first.HasField("id") else str(first.text)
+
+
+class SlowFirstActionBot(FirstActionBot):
+    """:class:`FirstActionBot` taking 20 ms per decision (so a fault finds requests in flight)."""
+
+    async def decide(self, request: Any) -> int | str:  # type: ignore[override]
+        import asyncio
+
+        await asyncio.sleep(0.02)
+        return super().decide(request)

@@ -1,0 +1,149 @@
+"""The platform's own faults are never scored against a bot: a gateway killed and
+restarted mid-tournament (real ``arena serve`` processes, a real SDK bot process,
+real ``arena worker`` processes on a private Redis). Matches the dead gateway was
+serving are void and replayed from their seed; the tournament finishes by itself
+with records identical to a run without the fault."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.tournaments import service
+from arena.tournaments.executors import open_store
+from workers.celery import make_app
+from workers.dispatch import CeleryDispatcher
+
+from .conftest import ROOT, SDK, TEST_SETTINGS, VISIBILITY_TIMEOUT, RedisServer, Worker, start_workers
+
+pytestmark = pytest.mark.timeout(240)
+
+TOML = """
+[tournament]
+id = "pf"
+game = "calypso"
+format = "round_robin"
+deals = 12
+seed = 9
+deadline_ms = 5000
+
+[[entrants]]
+id = "mine"
+remote = "pf-bot"
+
+[[entrants]]
+id = "r"
+bot = "random"
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ, **TEST_SETTINGS, **extra)
+    env["PYTHONPATH"] = os.pathsep.join([str(SDK), str(ROOT), str(ROOT / "tests"), env.get("PYTHONPATH", "")])
+    return env
+
+
+def _gateway(port: int, store_url: str, redis_url: str, log: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--address", f"127.0.0.1:{port}",
+                             "--store", store_url, "--redis-url", redis_url], env=_env(), cwd=str(ROOT),
+                            stdout=open(log, "ab"), stderr=subprocess.STDOUT)  # noqa: SIM115
+    end = time.monotonic() + 60
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        assert time.monotonic() < end and proc.poll() is None, log.read_text(errors="replace")[-3000:]
+        time.sleep(0.05)
+
+
+def _bot(port: int, token: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "arenabot", "--target", f"127.0.0.1:{port}", "--token", token,
+                             "--bot", "tournaments_exec.first_bot:SlowFirstActionBot", "--max-concurrent", "4"],
+                            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _summary(store: Any, tid: str) -> dict[str, Any]:
+    return {r.match_id: (r.returns, [(a.seat, a.action, a.default) for a in r.actions],
+                         [(f.seat, f.kind) for f in r.faults]) for r in store.records(tid)}
+
+
+def _reference(tmp_path: Path) -> dict[str, Any]:
+    """The same tournament, no fault: embedded, with a gateway of its own."""
+    url = f"sqlite:///{tmp_path / 'ref.db'}"
+    _, token = open_store(url).bot_registry().register("pf-bot")
+    port = _free_port()
+    bot = _bot(port, token)
+    try:
+        file = tmp_path / "pf.toml"
+        run = subprocess.run([sys.executable, "-m", "arena", "tournament", "run", str(file), "--store", url,
+                              "--gateway", f"127.0.0.1:{port}", "-j", "1"], env=_env(), cwd=str(tmp_path),
+                             capture_output=True, text=True, timeout=180)
+        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    finally:
+        bot.kill()
+        bot.wait(10)
+    return _summary(open_store(url), "pf")
+
+
+def test_gateway_killed_and_restarted_voids_and_replays(tmp_path: Path, redis_server: RedisServer,
+                                                        workers: list[Worker]) -> None:
+    (tmp_path / "pf.toml").write_text(TOML, encoding="utf-8")
+    reference = _reference(tmp_path)
+    assert len(reference) == 24 and not any(f for _, _, f in reference.values())
+
+    url = f"sqlite:///{tmp_path / 'pf.db'}"
+    store = open_store(url)
+    _, token = store.bot_registry().register("pf-bot")
+    port = _free_port()
+    log = tmp_path / "gateway.log"
+    gateway = _gateway(port, url, redis_server.url, log)
+    bot = _bot(port, token)
+    try:
+        start_workers(workers, 2, redis_server.url, url, tmp_path)
+        config, _ = service.register(tmp_path / "pf.toml", store)
+        app = make_app(redis_server.url, url, VISIBILITY_TIMEOUT)
+        from arena.remote.redis_router import RedisRouter
+
+        router = RedisRouter(redis_server.url)
+        assert router.wait_connected("pf-bot", 30)
+        service.submit(store, "pf", CeleryDispatcher(app, store_url=url))
+        end = time.monotonic() + 90
+        while store.progress("pf")[0] < 6:
+            assert time.monotonic() < end, store.status_counts("pf")
+            time.sleep(0.05)
+        gateway.send_signal(signal.SIGKILL)
+        gateway.wait(10)
+        time.sleep(1.0)
+        gateway = _gateway(port, url, redis_server.url, log)  # back within 3 s
+        end = time.monotonic() + 150
+        while store.tournament("pf").status != "done":
+            assert time.monotonic() < end, store.status_counts("pf")
+            time.sleep(0.1)
+        router.close()
+    finally:
+        bot.kill()
+        bot.wait(10)
+        gateway.kill()
+        gateway.wait(10)
+    got = _summary(store, "pf")
+    forfeits = {m: faults for m, (_, _, faults) in got.items() if faults}
+    assert forfeits == {}, forfeits
+    assert got == reference
+    assert all(s.status == "done" for s in store.spec_states("pf"))
+    # the fault was real: matches in flight on the killed gateway were voided and replayed
+    logs = b"".join((tmp_path / f"w{i}.log").read_bytes() for i in range(2))
+    assert b"void (platform fault)" in logs, logs[-3000:]

@@ -50,7 +50,9 @@ COMPILED_MODULES = ["arena/games/bridge/state.py", "arena/games/bridge/calls.py"
 def compiled_extensions() -> list:  # type: ignore[type-arg]
     """mypyc extensions of :data:`COMPILED_MODULES`, or ``[]`` (pure Python) with a warning.
 
-    ``ARENA_COMPILE_DIR`` sets where mypyc writes its C sources (default ``build``).
+    ``ARENA_COMPILE_DIR`` sets where mypyc writes its C sources (default ``build``); an
+    absolute directory only for ``setup.py build_ext`` alone (as the test and the
+    benchmark run it): wheel and install builds need the default, a relative path.
     """
     if os.environ.get("ARENA_COMPILE", "").lower() not in ("1", "true", "yes"):
         return []

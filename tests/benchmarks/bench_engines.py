@@ -33,7 +33,9 @@ median is reported, as CPU-time rates (``time.process_time``: what the process
 itself spent, so other load on the machine scatters them less) next to wall-clock
 rates. ``--baseline DIR`` also runs the arena rows against another copy of the
 ``arena`` package (e.g. ``git archive <rev> arena | tar -x -C DIR``: the engines
-before a change), so its ratios come from the same run too. Prints every median
+before a change), so its ratios come from the same run too; ``--compile`` builds the
+mypyc-compiled modules of ``setup.py`` (``ARENA_COMPILE=1``) into a temporary copy of
+the package and adds the bridge rows compiled (``[compiled]``). Prints every median
 and the ratios; exit status 1 when OpenSpiel is not installed and ``--only`` did
 not exclude its rows.
 """
@@ -44,9 +46,11 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -55,6 +59,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 ARENA_ROWS = ["canasta-classic", "canasta-hungarian", "rummy-4p", "bridge-decisions", "bridge-clone"]
 OPENSPIEL_ROWS = ["gin-openspiel", "bridge-openspiel", "bridge-openspiel-clone"]
+COMPILED_ROWS = ["bridge-decisions", "bridge-clone"]
 
 # (row, reference row, label) for the ratio lines
 RATIOS = [
@@ -211,6 +216,23 @@ def _run(name: str, scale: float, arena_path: Path) -> dict[str, Any]:
     return result
 
 
+def _build_compiled(tmp: Path) -> Path:
+    """A copy of the package with the mypyc-compiled modules of ``setup.py`` laid over it."""
+    env = dict(os.environ, ARENA_COMPILE="1", ARENA_COMPILE_DIR=str(tmp / "c"))
+    lib = tmp / "lib"
+    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(lib),
+                    "--build-temp", str(tmp / "tmp")], cwd=ROOT, env=env, check=True,
+                   capture_output=True)
+    built = [p.relative_to(lib) for p in lib.rglob("*.so")]
+    if not built:
+        raise SystemExit("--compile: nothing was compiled (is mypy installed?)")
+    pkg = tmp / "pkg"
+    shutil.copytree(ROOT / "arena", pkg / "arena", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    for rel in built:
+        shutil.copyfile(lib / rel, pkg / rel)
+    return pkg
+
+
 def _fmt(name: str, runs: list[dict[str, Any]]) -> tuple[str, float, float]:
     cpu = statistics.median(r["count"] / r["cpu"] for r in runs)
     wall = statistics.median(r["count"] / r["wall"] for r in runs)
@@ -227,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="work per measurement (x)")
     parser.add_argument("--baseline", type=Path, help="directory holding another copy of the arena package")
     parser.add_argument("--only", nargs="*", help="rows to run (default: all)")
+    parser.add_argument("--compile", action="store_true",
+                        help="also build the mypyc-compiled engine (setup.py, ARENA_COMPILE=1) into a "
+                             "temporary directory and run the bridge rows against it")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -240,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = [(r, ROOT, "") for r in ARENA_ROWS]
     if args.baseline:
         rows += [(r, args.baseline.resolve(), " [baseline]") for r in ARENA_ROWS]
+    if args.compile:
+        compiled = _build_compiled(Path(tempfile.mkdtemp(prefix="arena-compiled-")))
+        rows += [(r, compiled, " [compiled]") for r in COMPILED_ROWS]
     if have_openspiel:
         rows += [(r, ROOT, "") for r in OPENSPIEL_ROWS]
     if args.only:
@@ -257,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     print(f"load average at end {os.getloadavg()[0]:.2f}")
     for row, ref, label in RATIOS:
-        for tag in ("", " [baseline]"):
+        for tag in ("", " [baseline]", " [compiled]"):
             if row + tag in rates and ref in rates:
                 (c, w), (rc, rw) = rates[row + tag], rates[ref]
                 print(f"ratio {label}{tag}: {c / rc:5.2f} cpu  {w / rw:5.2f} wall")
@@ -266,9 +294,10 @@ def main(argv: list[str] | None = None) -> int:
             (c, w), (bc, bw) = rates[row], rates[row + " [baseline]"]
             speed = (c / bc, w / bw)
             print(f"speed-up {row} vs baseline: {speed[0]:5.2f} cpu  {speed[1]:5.2f} wall")
-    if "bridge-clone" in rates and "bridge-openspiel-clone" in rates:
-        a, o = rates["bridge-clone"][0], rates["bridge-openspiel-clone"][0]
-        print(f"clone arena / OpenSpiel time: {o / a:5.2f} (cpu)")
+    for tag in ("", " [baseline]", " [compiled]"):
+        if "bridge-clone" + tag in rates and "bridge-openspiel-clone" in rates:
+            a, o = rates["bridge-clone" + tag][0], rates["bridge-openspiel-clone"][0]
+            print(f"clone time arena{tag} / OpenSpiel: {o / a:5.2f} (cpu)")
     if not have_openspiel and not args.only:
         print("OpenSpiel not installed (pip install open-spiel, or the 'bench' extra): "
               "no OpenSpiel rows; compare with --baseline")

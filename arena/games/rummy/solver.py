@@ -51,6 +51,14 @@ optimum, and ``exact`` is false. One DP pass is therefore bounded by
 ``56 * max_states * 24`` transitions whatever the position; :func:`solve` runs
 at most ``live cards + 1`` passes and :func:`improve` at most ``max_rounds``
 neighbourhood solves. ``Cover.nodes`` counts the transitions examined.
+
+Speed: :func:`solve` is memoized on its live pool (as 52-bit masks when no card is
+held three times, else as counts), since play meets the same live pools again and
+again; :func:`live_cards` works on 13-bit rank masks per suit; :func:`hand_melds`
+and :func:`extensions` are memoized on the cards that can lie in a meld and on the
+table meld. ``presence``, ``best_initial_meld_of``, ``melds_of`` and
+``extensions_of`` are the same functions on masks, for the engine's legal-action
+listing. Every memo is of a pure function with immutable results.
 """
 
 from __future__ import annotations

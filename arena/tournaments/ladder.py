@@ -88,6 +88,14 @@ class _Outcomes:
         self.seen: dict[str, list[float]] = {}
         self.slots: dict[tuple[int, int, int], dict[str, Any]] = {}
         self.outcomes: dict[tuple[str, str, float], int] = {}
+        import numpy as np
+
+        self.index = {e: i for i, e in enumerate(config.entrant_ids)}
+        n = len(self.index)
+        self.games_m = np.zeros((n, n))
+        self.wins_m = np.zeros((n, n))
+        self.theta: Any = None
+        """The last fit's solution (a warm start for the next)."""
 
     def add(self, match_id: str, tags: Mapping[str, Any], returns: Sequence[float]) -> None:
         sides = tags["sides"]
@@ -114,21 +122,57 @@ class _Outcomes:
                 res = 1.0 if pts > 0 else 0.5 if pts == 0 else 0.0
                 x, y, r = (a, b, res) if a < b else (b, a, 1.0 - res)
                 self.outcomes[(x, y, r)] = self.outcomes.get((x, y, r), 0) + 1
+                ia, ib = self.index.get(a), self.index.get(b)
+                if ia is not None and ib is not None:
+                    self.games_m[ia, ib] += 1
+                    self.games_m[ib, ia] += 1
+                    self.wins_m[ia, ib] += res
+                    self.wins_m[ib, ia] += 1.0 - res
 
 
 _CACHE: dict[str, _Outcomes] = {}
 _CACHE_SIZE = 16
 
 
-def _new_records(config: TournamentConfig, state: _Outcomes, recs: list[Any]) -> None:
+def _accept(config: TournamentConfig, r: Any) -> bool:
+    tags = getattr(r, "tags", None) or {}
+    return bool(tags.get("tournament_id") == config.id and tags.get("format") == "ladder"
+                and getattr(r, "terminal", True))
+
+
+def _state(config: TournamentConfig, records: Iterable[Any], cache: bool = True) -> _Outcomes:
+    """The :class:`_Outcomes` of ``records``: the cached one plus the new records
+    when every record it has seen is among them unchanged, else built afresh."""
+    recs = records if isinstance(records, list) else list(records)
+    state = _CACHE.get(config.id) if cache else None
+    if state is not None:
+        fresh, hits = [], 0
+        for r in recs:
+            old = state.seen.get(r.match_id)
+            if old is None:
+                fresh.append(r)
+            elif old != r.returns:
+                state = None
+                break
+            else:
+                hits += 1
+        if state is not None and hits == len(state.seen):
+            for r in fresh:
+                if r.match_id not in state.seen and _accept(config, r):
+                    state.seen[r.match_id] = list(r.returns)
+                    state.add(r.match_id, r.tags, r.returns)
+            return state
+    state = _Outcomes(config)
     for r in recs:
-        if r.match_id in state.seen:
-            continue
-        tags = getattr(r, "tags", None) or {}
-        if tags.get("tournament_id") == config.id and tags.get("format") == "ladder" \
-                and getattr(r, "terminal", True):
+        if r.match_id not in state.seen and _accept(config, r):
             state.seen[r.match_id] = list(r.returns)
-            state.add(r.match_id, tags, r.returns)
+            state.add(r.match_id, r.tags, r.returns)
+    if cache:
+        _CACHE.pop(config.id, None)
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[config.id] = state
+    return state
 
 
 def ladder_outcomes(config: TournamentConfig, records: Iterable[Any], *,
@@ -141,32 +185,7 @@ def ladder_outcomes(config: TournamentConfig, records: Iterable[Any], *,
     call whose records do not include every record seen before, or with other
     returns, starts over. ``cache=False`` computes them afresh and keeps nothing.
     """
-    recs = records if isinstance(records, list) else list(records)
-    if not cache:
-        state = _Outcomes(config)
-        _new_records(config, state, recs)
-        return state.outcomes
-    cached = _CACHE.get(config.id)
-    if cached is not None:
-        state = cached
-        hits = 0
-        for r in recs:
-            old = state.seen.get(r.match_id)
-            if old is not None:
-                if old != r.returns:
-                    break
-                hits += 1
-        else:
-            if hits == len(state.seen):
-                _new_records(config, state, recs)
-                return dict(state.outcomes)
-    state = _Outcomes(config)
-    _CACHE.pop(config.id, None)
-    if len(_CACHE) >= _CACHE_SIZE:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[config.id] = state
-    _new_records(config, state, recs)
-    return dict(state.outcomes)
+    return dict(_state(config, records, cache).outcomes)
 
 
 @dataclass(frozen=True)
@@ -200,9 +219,18 @@ def fit_ladder(ids: Sequence[str], outcomes: Mapping[tuple[str, str, float], int
             games_m[j, i] += c
             wins_m[i, j] += res * c
             wins_m[j, i] += (1.0 - res) * c
+    return _fit_matrices(ids, games_m, wins_m)[0]
+
+
+def _fit_matrices(ids: Sequence[str], games_m: Any, wins_m: Any, theta0: Any = None) -> tuple[LadderRatings, Any]:
+    """:func:`fit_ladder` on the result matrices (``games_m[i, j]`` results between i
+    and j, ``wins_m[i, j]`` i's score in them), from ``theta0`` if given."""
+    import numpy as np
+
+    n = len(ids)
     games = games_m.sum(axis=1)
     score = wins_m.sum(axis=1)
-    theta = np.zeros(n)
+    theta = np.zeros(n) if theta0 is None else np.array(theta0, dtype=float)
     hess = np.eye(n)
     for _ in range(100):
         p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
@@ -222,7 +250,7 @@ def fit_ladder(ids: Sequence[str], outcomes: Mapping[tuple[str, str, float], int
     return LadderRatings({e: float(theta[i] * scale) for i, e in enumerate(ids)},
                          {e: float(err[i]) if games[i] else NO_GAMES_ERROR for i, e in enumerate(ids)},
                          {e: float(games[i]) for i, e in enumerate(ids)},
-                         {e: float(score[i]) for i, e in enumerate(ids)}, cov)
+                         {e: float(score[i]) for i, e in enumerate(ids)}, cov), theta
 
 
 def choose_batch(ids: Sequence[str], size: int, count: int, ratings: LadderRatings,
@@ -364,8 +392,11 @@ class LadderFormat(Format):
         met = book.met
         limit = st.max_matches_per_entrant_per_hour
         allowed = {e for e in ids if limit is None or recent.get(e, 0) < limit}
-        ratings = fit_ladder(ids, ladder_outcomes(cfg, records)) if st.matchmaking == "rating" \
-            else LadderRatings({}, {}, {}, {})
+        if st.matchmaking == "rating":
+            state = _state(cfg, records)
+            ratings, state.theta = _fit_matrices(ids, state.games_m, state.wins_m, state.theta)
+        else:
+            ratings = LadderRatings({}, {}, {}, {})
         rng = SeedStream(f"ladder|{cfg.seed}|{rnd}")
         batch = choose_batch(ids, self.size, count, ratings, met, encounters, allowed, st.matchmaking, rng)
         return self._specs(rnd, batch, done, len(specs), now)

@@ -128,6 +128,7 @@ def test_bots_import_keeps_tokens(tmp_path: Path) -> None:
 
 
 def test_ratings_from_records(tmp_path: Path) -> None:
+    """``arena ratings`` on ``arena play`` records (the table itself: tests/test_cli_play_ratings.py)."""
     out = tmp_path / "records.jsonl"
     res = runner.invoke(app, ["play", "calypso", "--bots", "heuristic,random", "-n", "3",
                               "--records", str(out), "--no-details"])
@@ -147,7 +148,8 @@ def test_tournament_run_standings_export_replay(tmp_path: Path) -> None:
     store = f"sqlite:///{tmp_path / 'arena.db'}"
     res = runner.invoke(app, ["tournament", "run", str(example_path("calypso")), "--store", store, "-j", "1"])
     assert res.exit_code == 0, res.output
-    assert "8/8 matches recorded" in res.output and "ratings calypso@v1" in res.output
+    assert "8/8 matches recorded" in res.output and "calypso@v1 (8 matches)" in res.output
+    assert "batch Bradley-Terry fit" in res.output  # the honest ratings table (issue 17)
     res = runner.invoke(app, ["tournament", "run", str(example_path("calypso")), "--store", store])
     assert res.exit_code == 0 and "8/8 matches recorded" in res.output  # resumes: nothing left to play
     res = runner.invoke(app, ["standings", "example-calypso", "--store", store])

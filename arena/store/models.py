@@ -34,6 +34,7 @@ from sqlalchemy.types import TypeDecorator
 __all__ = [
     "Base",
     "BotRow",
+    "LeagueRow",
     "MatchRecordRow",
     "MatchSpecRow",
     "RatingHistoryRow",
@@ -185,3 +186,26 @@ class RatingHistoryRow(Base):
     games: Mapped[int] = mapped_column(Integer, default=0)
     at: Mapped[datetime]
     match_id: Mapped[str | None] = mapped_column(String(220))
+
+
+class LeagueRow(Base):
+    """A league (:mod:`arena.tournaments.league`): its file, where it stands and its
+    seasons. Each season's divisions are tournaments in ``tournaments``."""
+
+    __tablename__ = "leagues"
+
+    id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    game: Mapped[str] = mapped_column(String(100))
+    config: Mapped[dict[str, Any]]
+    """The league file as parsed TOML."""
+    created: Mapped[datetime]
+    updated: Mapped[datetime]
+    season: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The newest season started (0: none yet)."""
+    state: Mapped[str] = mapped_column(String(20), default="between", server_default="between")
+    """``between`` (seasons) or ``running`` (a season is being played)."""
+    divisions: Mapped[dict[str, Any]]
+    """``{"divisions": [{"name", "entrants"}...]}``: the membership of the next (or running) season."""
+    history: Mapped[dict[str, Any]]
+    """``{"seasons": [...]}``: every season's divisions, tournaments, tables and moves."""

@@ -1,0 +1,173 @@
+"""``arena league``: create a league, start, play and end its seasons, read its table.
+
+Presentation only (typer + rich); the logic is :mod:`arena.tournaments.league`.
+Every command takes ``--store URL`` (default ``$ARENA_STORE_URL`` or
+``sqlite:///arena.db``) and ``--json``; errors are one line on stderr, exit 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Optional, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from arena.tournaments.service import DEFAULT_STORE_URL
+
+__all__ = ["app"]
+
+app = typer.Typer(help="Leagues: seasons of divisions with promotion and relegation.", no_args_is_help=True)
+season_app = typer.Typer(help="Start or end a league's season.", no_args_is_help=True)
+app.add_typer(season_app, name="season")
+
+T = TypeVar("T")
+STORE = typer.Option(DEFAULT_STORE_URL, "--store", help="Store URL (SQLite file or PostgreSQL).")
+JSON = typer.Option(False, "--json", help="Print JSON instead of tables.")
+
+
+def _console() -> Console:
+    return Console()
+
+
+def _run(fn: Callable[[], T]) -> T:
+    from arena.tournaments.config import ConfigError
+    from arena.tournaments.league import LeagueError
+
+    try:
+        return fn()
+    except (ConfigError, LeagueError) as exc:
+        typer.echo(f"error: {str(exc).strip(chr(39))}", err=True)
+        raise typer.Exit(1) from None
+
+
+def _store(url: str) -> Any:
+    from arena.tournaments.executors import open_store
+
+    return open_store(url)
+
+
+def _emit(data: dict[str, Any], as_json: bool, text: Callable[[dict[str, Any]], None]) -> None:
+    if as_json:
+        typer.echo(json.dumps(data, indent=2, default=str, allow_nan=False))
+    else:
+        text(data)
+
+
+@app.command("create")
+def create_cmd(file: str = typer.Argument(..., help="League file (TOML)."), store: str = STORE,
+               as_json: bool = JSON) -> None:
+    """Store a league (the same file again changes nothing)."""
+    from arena.tournaments import league
+
+    cfg = _run(lambda: league.create(file, _store(store)))
+    data = {"league": cfg.id, "name": cfg.name, "game": cfg.game,
+            "divisions": [{"name": d.name, "size": d.size, "format": d.format, "promote": d.promote,
+                           "relegate": d.relegate} for d in cfg.divisions]}
+    _emit(data, as_json, lambda d: _console().print(
+        f"league [bold]{d['league']}[/] ({d['game']}): "
+        + ", ".join(f"{x['name']} ({x['size']}, {x['format']})" for x in d["divisions"])))
+
+
+@season_app.command("start")
+def season_start_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str = STORE,
+                     as_json: bool = JSON) -> None:
+    """Start the next season: one tournament per division."""
+    from arena.tournaments import league
+
+    data = _run(lambda: league.season_start(_store(store), league_id))
+
+    def text(d: dict[str, Any]) -> None:
+        c = _console()
+        c.print(f"{d['league']}: season {d['season']} started")
+        for x in d["divisions"]:
+            c.print(f"  {x['division']}: {x['tournament']} ({', '.join(x['entrants'])}; {x['matches']} matches)")
+    _emit(data, as_json, text)
+
+
+@season_app.command("end")
+def season_end_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str = STORE,
+                   as_json: bool = JSON) -> None:
+    """End the season: promotion and relegation."""
+    from arena.tournaments import league
+
+    data = _run(lambda: league.season_end(_store(store), league_id))
+
+    def text(d: dict[str, Any]) -> None:
+        c = _console()
+        c.print(f"{d['league']}: season {d['season']} ended")
+        for m in d["moves"]:
+            c.print(f"  {m['entrant']}: {m['from']} -> {m['to']} ({m['move']})")
+        for x in d["divisions"]:
+            c.print(f"  next season {x['name']}: {', '.join(x['entrants'])}")
+    _emit(data, as_json, text)
+
+
+@app.command("round")
+def round_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str = STORE,
+              all_rounds: bool = typer.Option(False, "--all", help="Play every division to its end."),
+              jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (with --all)."),
+              as_json: bool = JSON) -> None:
+    """Play the next round of every division of the running season."""
+    from arena.tournaments import league
+
+    data = _run(lambda: league.play_round(_store(store), league_id, all_rounds=all_rounds, jobs=jobs or 1))
+
+    def text(d: dict[str, Any]) -> None:
+        c = _console()
+        for p in d["played"]:
+            done = f", {p['finished']}" if p.get("finished") else ""
+            matches = f", {p['matches']} matches" if "matches" in p else ""
+            c.print(f"{p['tournament']}: round {p['round'] + 1}{matches}{done}")
+    _emit(data, as_json, text)
+
+
+@app.command("table")
+def table_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str = STORE,
+              season: Optional[int] = typer.Option(None, "--season", help="Season (default: the newest)."),
+              as_json: bool = JSON) -> None:
+    """The divisions' tables with promotion and relegation zones, and the all-time table."""
+    from arena.tournaments import league
+
+    data = _run(lambda: league.table(_store(store), league_id, season))
+
+    def text(d: dict[str, Any]) -> None:
+        c = _console()
+        c.print(f"[bold]{d['name']}[/]: season {d['season']} ({d['state']})")
+        for div in d["divisions"]:
+            t = Table(title=f"{div['division']} ({div['status']})")
+            cols = [k for k, _ in div["columns"]]
+            for _, label in div["columns"]:
+                t.add_column(label)
+            t.add_column("zone")
+            for r in div["rows"]:
+                cells = [_cell(r.get(k)) for k in cols]
+                style = "green" if r["zone"] == "up" else "red" if r["zone"] == "down" else None
+                t.add_row(*cells, r["zone"], style=style)
+            c.print(t)
+        if d["all_time"]:
+            t = Table(title="all time")
+            for label in ("entrant", "seasons", "best division", "seasons (division, place)"):
+                t.add_column(label)
+            for a in d["all_time"]:
+                t.add_row(a["entrant"], str(a["seasons"]), a["best_division"],
+                          "; ".join(f"{h['season']}: {h['division']} {h['place']}" for h in a["history"]))
+            c.print(t)
+        if d["ratings"] and "error" not in d["ratings"][0]:
+            t = Table(title="ratings over every season (Bradley-Terry, 95%)")
+            for label in ("bot", "rating", "+-", "games"):
+                t.add_column(label)
+            for r in d["ratings"]:
+                t.add_row(str(r["bot"]), f"{r['rating']:.0f}", f"{r['error']:.0f}", f"{r['games']:.0f}")
+            c.print(t)
+    _emit(data, as_json, text)
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.2f}"
+    return str(v)

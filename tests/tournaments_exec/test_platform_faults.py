@@ -81,8 +81,11 @@ def _summary(store: Any, tid: str) -> dict[str, Any]:
                          [(f.seat, f.kind) for f in r.faults]) for r in store.records(tid)}
 
 
-def _reference(tmp_path: Path) -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The same tournament, no fault: embedded, with a gateway of its own."""
+    tmp_path = tmp_path_factory.mktemp("reference")
+    (tmp_path / "pf.toml").write_text(TOML, encoding="utf-8")
     url = f"sqlite:///{tmp_path / 'ref.db'}"
     _, token = open_store(url).bot_registry().register("pf-bot")
     port = _free_port()
@@ -96,13 +99,14 @@ def _reference(tmp_path: Path) -> dict[str, Any]:
     finally:
         bot.kill()
         bot.wait(10)
-    return _summary(open_store(url), "pf")
+    ref = _summary(open_store(url), "pf")
+    assert len(ref) == 24 and not any(f for _, _, f in ref.values())
+    return ref
 
 
 def test_gateway_killed_and_restarted_voids_and_replays(tmp_path: Path, redis_server: RedisServer,
-                                                        workers: list[Worker]) -> None:
+                                                        workers: list[Worker], reference: dict[str, Any]) -> None:
     (tmp_path / "pf.toml").write_text(TOML, encoding="utf-8")
-    reference = _reference(tmp_path)
     assert len(reference) == 24 and not any(f for _, _, f in reference.values())
 
     url = f"sqlite:///{tmp_path / 'pf.db'}"
@@ -147,3 +151,57 @@ def test_gateway_killed_and_restarted_voids_and_replays(tmp_path: Path, redis_se
     # the fault was real: matches in flight on the killed gateway were voided and replayed
     logs = b"".join((tmp_path / f"w{i}.log").read_bytes() for i in range(2))
     assert b"void (platform fault)" in logs, logs[-3000:]
+
+
+def test_bot_killed_for_5_s_on_celery_forfeits_nothing(tmp_path: Path, redis_server: RedisServer,
+                                                       workers: list[Worker], reference: dict[str, Any]) -> None:
+    """The SDK bot process killed for 5 s (longer than the gateway's reconnection
+    grace) while two Celery workers play: matches in flight carry the bot's own
+    faults (it died mid-decision); no match is started while it is away (deferred,
+    not played against the absent bot), and every later match equals the reference."""
+    from datetime import datetime
+
+    (tmp_path / "pf.toml").write_text(TOML, encoding="utf-8")
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    store = open_store(url)
+    _, token = store.bot_registry().register("pf-bot")
+    port = _free_port()
+    gateway = _gateway(port, url, redis_server.url, tmp_path / "gateway.log")
+    bot = _bot(port, token)
+    try:
+        start_workers(workers, 2, redis_server.url, url, tmp_path)
+        from arena.remote.redis_router import RedisRouter
+
+        router = RedisRouter(redis_server.url)
+        assert router.wait_connected("pf-bot", 30)
+        service.register(tmp_path / "pf.toml", store)
+        service.submit(store, "pf", CeleryDispatcher(make_app(redis_server.url, url, VISIBILITY_TIMEOUT),
+                                                     store_url=url))
+        end = time.monotonic() + 90
+        while store.progress("pf")[0] < 6:
+            assert time.monotonic() < end, store.status_counts("pf")
+            time.sleep(0.05)
+        bot.kill()
+        bot.wait(10)
+        killed = time.time()
+        time.sleep(5.0)
+        back = time.time()
+        bot = _bot(port, token)
+        end = time.monotonic() + 150
+        while store.tournament("pf").status != "done":
+            assert time.monotonic() < end, store.status_counts("pf")
+            time.sleep(0.1)
+        router.close()
+    finally:
+        bot.kill()
+        bot.wait(10)
+        gateway.kill()
+        gateway.wait(10)
+    records = {r.match_id: r for r in store.records("pf")}
+    got = _summary(store, "pf")
+    assert len(records) == 24 and all(s.status == "done" for s in store.spec_states("pf"))
+    started = {m: datetime.fromisoformat(r.started_at).timestamp() for m, r in records.items()}
+    during = [m for m, t in started.items() if killed < t < back]
+    assert during == [], during  # nothing played while the bot was away
+    later = [m for m, t in started.items() if t >= back]
+    assert later and {m: got[m] for m in later} == {m: reference[m] for m in later}

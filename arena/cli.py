@@ -928,7 +928,7 @@ def bots_import(file: Path = typer.Argument(..., exists=True, dir_okay=False,
 
 from arena.bluechip.cli import app as bluechip_app  # noqa: E402  # `arena bluechip host|client`
 app.add_typer(bluechip_app, name="bluechip")
-from arena.tournaments.league_cli import app as league_app  # noqa: E402  # `arena league ...`
+from arena.league_cli import app as league_app  # noqa: E402  # `arena league ...`
 app.add_typer(league_app, name="league")
 
 def main() -> None:

@@ -1,5 +1,5 @@
 """Leagues: seasons of divisions with promotion and relegation (the logic behind
-``arena league``; presentation in :mod:`arena.tournaments.league_cli`).
+``arena league``; presentation in :mod:`arena.league_cli`).
 
 A league file::
 
@@ -37,7 +37,8 @@ Seasons. ``season start`` makes one tournament per division in the store (id
 and deals, seed derived from the league seed and the season), so seasons are
 played, conducted, resumed and read like any tournament. ``round`` plays the
 next round of every division (a round robin is one round), ``round --all`` plays
-every division to its end. ``season end`` needs every division finished: it ranks
+every division to its end, ``round --all --redis-url URL`` offers the divisions to
+the Celery workers (:func:`submit_season`), whose conductors play them to the end. ``season end`` needs every division finished: it ranks
 each division by its standings, moves the bottom ``relegate`` down and the top
 ``promote`` up, and keeps the season's tables and moves in the league's history;
 the next ``season start`` uses the new divisions.
@@ -65,7 +66,7 @@ from typing import Any
 from arena.tournaments.config import ConfigError, parse_config
 
 __all__ = ["LeagueConfig", "Division", "LeagueError", "LeagueNotFoundError", "parse_league", "load_league",
-           "create", "season_start", "play_round", "season_end", "table", "league_ratings", "league_info",
+           "create", "season_start", "play_round", "submit_season", "season_end", "table", "league_ratings", "league_info",
            "division_tournament_id"]
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]*$")
@@ -373,6 +374,20 @@ def play_round(store: Any, league_id: str, *, all_rounds: bool = False, jobs: in
         played.append({"tournament": tid, "round": rnd, "matches": len(specs),
                        "finished": reports[0].finished if reports else store.tournament(tid).status})
     return {"league": league_id, "season": row["season"], "played": played}
+
+
+def submit_season(store: Any, league_id: str, dispatcher: Any, settings: Any = None) -> dict[str, Any]:
+    """Offer every unfinished division of the running season to the Celery workers
+    (their conductors play it round by round to the end; then ``season end``).
+
+    :raises LeagueError: between seasons.
+    """
+    from arena.tournaments import service
+
+    row, tids = _running(store, league_id)
+    offered = {t: service.submit(store, t, dispatcher, settings) for t in tids
+               if store.tournament(t).status not in ("done", "stopped")}
+    return {"league": league_id, "season": row["season"], "offered": offered}
 
 
 def _division_table(store: Any, tid: str) -> Any:

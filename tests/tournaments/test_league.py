@@ -166,7 +166,7 @@ def test_commands_at_the_wrong_time_change_nothing(tmp_path: Path, store: Any) -
 def test_cli(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from arena.tournaments.league_cli import app
+    from arena.league_cli import app
 
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     file = write(tmp_path / "lg.toml", league_doc(2, 4))

@@ -1,6 +1,9 @@
 """``arena league``: create a league, start, play and end its seasons, read its table.
 
 Presentation only (typer + rich); the logic is :mod:`arena.tournaments.league`.
+It sits beside :mod:`arena.cli` (not in the tournaments package) because it may
+reach the Celery workers (``round --all --redis-url``), which the tournaments
+package must not import.
 Every command takes ``--store URL`` (default ``$ARENA_STORE_URL`` or
 ``sqlite:///arena.db``) and ``--json``; errors are one line on stderr, exit 1.
 """
@@ -109,10 +112,26 @@ def season_end_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store
 def round_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str = STORE,
               all_rounds: bool = typer.Option(False, "--all", help="Play every division to its end."),
               jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (with --all)."),
+              redis_url: Optional[str] = typer.Option(None, "--redis-url",
+                                                      help="With --all: offer the divisions to the Celery "
+                                                           "workers on this Redis instead."),
               as_json: bool = JSON) -> None:
     """Play the next round of every division of the running season."""
     from arena.tournaments import league
 
+    if redis_url is not None:
+        if not all_rounds:
+            typer.echo("error: --redis-url goes with --all (the workers play every round)", err=True)
+            raise typer.Exit(1)
+        from workers.celery import make_app
+        from workers.dispatch import CeleryDispatcher
+
+        db = _store(store)
+        dispatcher = CeleryDispatcher(make_app(redis_url, db.url), store_url=db.url)
+        sub = _run(lambda: league.submit_season(db, league_id, dispatcher))
+        _emit(sub, as_json, lambda d: _console().print(
+            f"{d['league']} season {d['season']}: offered " + ", ".join(f"{t} ({n})" for t, n in d["offered"].items())))
+        return
     data = _run(lambda: league.play_round(_store(store), league_id, all_rounds=all_rounds, jobs=jobs or 1))
 
     def text(d: dict[str, Any]) -> None:

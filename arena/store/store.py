@@ -519,64 +519,54 @@ class Store:
                     lease_expires=now + timedelta(seconds=seconds))).rowcount)
         return n
 
+    @staticmethod
+    def _given_back(now: datetime, **extra: Any) -> dict[str, Any]:
+        """The values of a lease given back unplayed: ``pending`` again, the attempt
+        not counted (release, defer, void)."""
+        m = MatchSpecRow
+        return dict(status="pending", claimed_by=None, claimed_at=None, lease_expires=None,
+                    attempts=m.attempts - 1, updated=now, **extra)
+
+    def _give_back(self, owner: str, match_id: str | None, **extra: Any) -> int:
+        """Give back ``owner``'s lease of ``match_id`` (or all its leases); returns how many."""
+        now = utcnow()
+        m = MatchSpecRow
+        cond = [m.status == "leased", m.claimed_by == owner]
+        if match_id is not None:
+            cond.append(m.match_id == match_id)
+        values = {k: (v(now) if callable(v) else v) for k, v in extra.items()}
+        with self._write() as conn:
+            return int(conn.execute(update(m).where(*cond).values(self._given_back(now, **values))).rowcount)
+
     def release(self, match_id: str, owner: str) -> bool:
         """Give a lease back unplayed (the spec becomes ``pending``, the attempt is
         not counted); False if ``owner`` does not hold it."""
-        now = utcnow()
-        m = MatchSpecRow
-        with self._write() as conn:
-            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "leased",
-                                               m.claimed_by == owner)
-                               .values(status="pending", claimed_by=None, claimed_at=None,
-                                       lease_expires=None, attempts=m.attempts - 1, updated=now))
-            return res.rowcount == 1
+        return self._give_back(owner, match_id) == 1
 
     def release_owner(self, owner: str) -> int:
         """:meth:`release` every lease of ``owner`` (a run that stops cleanly)."""
-        now = utcnow()
-        m = MatchSpecRow
-        with self._write() as conn:
-            return int(conn.execute(update(m).where(m.status == "leased", m.claimed_by == owner)
-                                    .values(status="pending", claimed_by=None, claimed_at=None,
-                                            lease_expires=None, attempts=m.attempts - 1,
-                                            updated=now)).rowcount)
+        return self._give_back(owner, None)
 
     def defer(self, match_id: str, owner: str, seconds: float, reason: str) -> datetime | None:
         """Give a lease back unplayed because a bot is offline: the spec is
         ``pending`` again, playable after ``seconds``, the attempt not counted, and
         ``deferred_since`` keeps when the first deferral began. Returns that time
         (``None`` if ``owner`` does not hold the lease)."""
-        now = utcnow()
         m = MatchSpecRow
-        with self._write() as conn:
-            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "leased",
-                                               m.claimed_by == owner)
-                               .values(status="pending", claimed_by=None, claimed_at=None,
-                                       lease_expires=None, attempts=m.attempts - 1,
-                                       not_before=now + timedelta(seconds=seconds),
-                                       deferred_since=func.coalesce(m.deferred_since, literal(now, UTCDateTime())),
-                                       error=reason[:2000], updated=now))
-            if res.rowcount != 1:
-                return None
-            since: datetime | None = conn.execute(select(m.deferred_since)
-                                                  .where(m.match_id == match_id)).scalar_one()
-            return since
+        if not self._give_back(owner, match_id, error=reason[:2000],
+                               not_before=lambda now: now + timedelta(seconds=seconds),
+                               deferred_since=lambda now: func.coalesce(
+                                   m.deferred_since, literal(now, UTCDateTime()))):
+            return None
+        return self.deferred_since(match_id)
 
     def void(self, match_id: str, owner: str, seconds: float, reason: str) -> bool:
         """Give back a lease whose match was voided by a platform fault (the gateway
         or the route to a bot failed): ``pending`` again after ``seconds``, the
         attempt not counted (the match replays from its seed). False if ``owner``
         does not hold the lease."""
-        now = utcnow()
-        m = MatchSpecRow
-        with self._write() as conn:
-            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "leased",
-                                               m.claimed_by == owner)
-                               .values(status="pending", claimed_by=None, claimed_at=None,
-                                       lease_expires=None, attempts=m.attempts - 1,
-                                       not_before=now + timedelta(seconds=seconds),
-                                       error=("void: " + reason)[:2000], updated=now))
-            return res.rowcount == 1
+        return self._give_back(owner, match_id, error=("void: " + reason)[:2000],
+                               not_before=lambda now: now + timedelta(seconds=seconds)) == 1
 
     def deferred_since(self, match_id: str) -> datetime | None:
         """When the deferral of a spec began (``None``: never deferred)."""

@@ -315,3 +315,23 @@ def test_default_url_and_nested_sqlite_path(tmp_path: object) -> None:
             assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 60_000
     finally:
         s.dispose()
+
+
+def test_defer_and_void_give_the_lease_back_uncounted(store: Store) -> None:
+    specs = _add(store)
+    a, b = specs[0].match_id, specs[1].match_id
+    assert store.lease(a, "w1", 30) and store.lease(b, "w1", 30)
+    assert store.defer(a, "w2", 60, "x offline") is None  # not its lease
+    since = store.defer(a, "w1", 60, "deferred: x offline")
+    assert since is not None and store.deferred_since(a) == since
+    st = {s.match_id: s for s in store.spec_states("t1")}
+    assert (st[a].status, st[a].attempts, st[a].error) == ("pending", 0, "deferred: x offline")
+    assert st[a].not_before is not None and store.lease(a, "w1", 30) is False  # waits
+    _expire(store, a)  # (only leases expire; the deferral's not_before still holds)
+    assert store.lease(a, "w1", 30) is False
+    assert store.void(b, "w1", 0, "gateway gone") is True
+    st_b = {s.match_id: s for s in store.spec_states("t1")}[b]
+    assert (st_b.status, st_b.attempts, st_b.error) == ("pending", 0, "void: gateway gone")
+    assert store.lease(b, "w3", 30) is True  # playable again at once (0 s)
+    assert store.void(b, "w1", 0, "late") is False  # no longer its lease
+    assert store.deferred_since(b) is None

@@ -1,6 +1,7 @@
 """Round-based formats on real processes: a Swiss event, a ladder and a league's
-two seasons give the same records embedded and on two ``arena worker`` processes
-(Celery + conductor, a private Redis), and finish by themselves."""
+two seasons (3 divisions x 8) give the same records embedded and on two
+``arena worker`` processes (Celery + conductor, a private Redis), and finish by
+themselves."""
 
 from __future__ import annotations
 
@@ -70,12 +71,17 @@ def test_swiss_and_ladder_same_records_embedded_and_celery(tmp_path: Path, redis
 
 def test_league_two_seasons_same_records_embedded_and_celery(tmp_path: Path, redis_server: RedisServer,
                                                               workers: list[Worker]) -> None:
-    ents = "".join(f'\n[[entrants]]\nid = "n{i}"\nbot = "heuristic?noise=0.{9 - i}"\n' for i in range(8))
+    # 3 divisions x 8 entrants of known strength, seeded weakest first
+    noise = [0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4,
+             0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.08, 0.06, 0.04, 0.02, 0.01, 0.0]
+    ents = "".join(f'\n[[entrants]]\nid = "n{i:02d}"\nbot = "heuristic?noise={p}"\n' for i, p in enumerate(noise))
     file = tmp_path / "lg.toml"
     file.write_text('[league]\nid = "lgx"\ngame = "bridge"\npreset = "duplicate"\ndeals = 1\nseed = 2\n'
                     'deadline_ms = 5000\n'
-                    '[[divisions]]\nname = "top"\nsize = 4\nformat = "round_robin"\nrelegate = 1\n'
-                    '[[divisions]]\nname = "low"\nsize = 4\nformat = "swiss"\nrounds = 2\npromote = 1\n' + ents,
+                    '[[divisions]]\nname = "top"\nsize = 8\nformat = "round_robin"\nrelegate = 2\n'
+                    '[[divisions]]\nname = "mid"\nsize = 8\nformat = "swiss"\nrounds = 3\npromote = 2\n'
+                    'relegate = 2\n'
+                    '[[divisions]]\nname = "low"\nsize = 8\nformat = "swiss"\nrounds = 3\npromote = 2\n' + ents,
                     encoding="utf-8")
     emb, cel = open_store(f"sqlite:///{tmp_path / 'emb.db'}"), open_store(f"sqlite:///{tmp_path / 'cel.db'}")
     league.create(file, emb)
@@ -94,8 +100,15 @@ def test_league_two_seasons_same_records_embedded_and_celery(tmp_path: Path, red
     assert e["divisions"] == c["divisions"] and e["season"] == c["season"] == 2
     assert [s["moves"] for s in e["history"]["seasons"]] == [s["moves"] for s in c["history"]["seasons"]]
     for season in (1, 2):
-        for div in ("top", "low"):
+        for div in ("top", "mid", "low"):
             tid = league.division_tournament_id("lgx", season, div)
             assert _summary(emb, tid) == _summary(cel, tid), tid
-    # the strongest (lowest noise, seeded at the bottom) moved up
-    assert "n7" in c["divisions"]["divisions"][0]["entrants"]
+    # promotion and relegation as configured: 2 up and 2 down between each pair, sizes kept
+    for s in c["history"]["seasons"]:
+        assert sorted(m["move"] for m in s["moves"]) == ["down"] * 4 + ["up"] * 4
+    assert [len(d["entrants"]) for d in c["divisions"]["divisions"]] == [8, 8, 8]
+    # the stronger bots rise: the strongest two, seeded in the bottom division, reached the top one
+    strength = {f"n{i:02d}": -p for i, p in enumerate(noise)}
+    top = c["divisions"]["divisions"][0]["entrants"]
+    assert sum(strength[e] for e in top) > sum(strength[f"n{i:02d}"] for i in range(8))
+    assert {"n22", "n23"} & set(c["divisions"]["divisions"][1]["entrants"] + top)

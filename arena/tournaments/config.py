@@ -7,7 +7,7 @@ Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
     name = "Bridge demo"        # default: the id
     game = "bridge"             # a registered game (arena.games.list_games())
     preset = "duplicate"        # one of the game's presets (optional)
-    format = "duplicate"        # round_robin | duplicate | gauntlet
+    format = "duplicate"        # round_robin | duplicate | gauntlet | swiss | ladder
     deals = 8                   # seeded deals; bridge may say boards = 8 instead
     seed = 1                    # tournament seed (integer), default 0
     deadline_ms = 2000          # per decision, default 10000
@@ -32,6 +32,19 @@ Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
     alpha = 0.05
     beta = 0.05
     pentanomial = true
+
+    [swiss]                     # see arena.tournaments.swiss
+    rounds = 5
+    tiebreaks = ["buchholz", "median_buchholz", "sonneborn_berger", "head_to_head"]
+    bye_score = 1.0
+    seed = 1
+    scoring = "vp"              # two sides: vp | wdl | matchpoints
+
+    [ladder]                    # see arena.tournaments.ladder
+    concurrency = 8
+    max_matches_per_entrant_per_hour = 60
+    matchmaking = "rating"      # rating | random
+    stop_after = 500
 
     [[entrants]]
     id = "heur"

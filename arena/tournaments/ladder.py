@@ -427,7 +427,7 @@ class LadderFormat(Format):
                         game=cfg.game, preset=cfg.preset, options=dict(cfg.options), seed=seed,
                         entrants=tuple(seats), bots=tuple(refs[x] for x in seats),
                         init={"board": d + 1} if board else {}, deal=gdeal, rotation=r, table=t,
-                        deadline_ms=cfg.deadline_ms, tags=tags, round=rnd))
+                        deadline_ms=cfg.deadline_ms, tags=tags, round=rnd, max_retries=cfg.max_retries))
         return out
 
     def standings(self, records: Iterable[Any]) -> Any:

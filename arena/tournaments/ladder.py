@@ -461,7 +461,7 @@ class LadderFormat(Format):
         st = self.settings
         title = f"{cfg.name}: ladder, {n_enc} encounters, {st.matchmaking} matchmaking ({self.game.ruleset})"
         out = Standings(cfg.id, "ladder", title, cols, rows,
-                        "Bradley-Terry rating (Elo scale, mean 0), then entrant id",
+                        "Bradley-Terry rating (Elo scale, a virtual entrant at 0), then entrant id",
                         details={"encounters": n_enc, "matchmaking": st.matchmaking,
                                  "stop_after": st.stop_after})
         per = cfg.deals * len(seatings(self.size, self.size))

@@ -151,8 +151,8 @@ def submit(store: Any, tournament_id: str, dispatcher: Dispatcher,
     :raises ValueError: for a tournament with Blue Chip entrants (their robots are
         connected to one process: ``arena tournament run --bluechip ADDRESS``).
     """
-    config = stored_config(store, tournament_id)
-    robots = [e.id for e in config.entrants if e.bot.startswith("bluechip:")]
+    robots = sorted({e for spec in store.specs(tournament_id)
+                     for e, ref in zip(spec.entrants, spec.bots) if ref.startswith("bluechip:")})
     if robots:
         raise ValueError(f"entrants {', '.join(robots)} are Blue Chip robots: they play in the process "
                          "that hosts their Table Manager (arena tournament run FILE --bluechip "

@@ -413,7 +413,8 @@ def test_dockerfile() -> None:
             for src in parts[:-1]:
                 assert (REPO / src).exists(), f"COPY {src}: no such file in the repository"
     runs = " ".join(r for op, r in ins if op == "RUN")
-    assert re.search(r"pip install \.(\s|$)", runs), "the image installs the package with `pip install .`"
+    assert re.search(r'pip install "?\.(\[[a-z,]+\])?"?(\s|$)', runs), \
+        "the image installs the package with `pip install .` (and its named extras)"
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     copied = " ".join(r for op, r in ins if op == "COPY")
     for needed in ("pyproject.toml", "setup.py", pyproject["project"]["readme"], "proto/", "arena/", "workers/"):
@@ -466,12 +467,22 @@ def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def _image_extras() -> list[str]:
+    """The extras the Dockerfile installs with the package (``pip install ".[a,b]"``)."""
+    m = re.search(r'pip install "?\.\[([^\]]+)\]"?', (REPO / "deploy" / "Dockerfile").read_text())
+    return [e.strip() for e in m.group(1).split(",")] if m else []
+
+
 def test_package_dependencies_cover_the_imports() -> None:
-    """The image installs only ``[project.dependencies]`` (and Flower): every
-    third-party module the package imports must come from one of them."""
+    """The image installs ``[project.dependencies]``, the extras its Dockerfile names
+    (``search``) and Flower: every third-party module the package imports must come
+    from one of them."""
     import importlib.metadata as md
 
-    deps = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    extras = _image_extras()
+    assert extras == ["search"], extras
+    deps = list(project["dependencies"]) + [d for e in extras for d in project["optional-dependencies"][e]]
     declared = {_norm(re.split(r"[<>=!~\[ ;]", d)[0]) for d in deps}
     dists = md.packages_distributions()
     missing = {}

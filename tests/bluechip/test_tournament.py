@@ -105,3 +105,83 @@ def test_bluechip_entrants_in_a_tournament_file(tmp_path: Path) -> None:
     assert {tuple(s) for s in robots_seats} == {(0, 2), (1, 3)}  # both rooms: N-S and E-W
     with pytest.raises(ValueError, match="Blue Chip robots"):
         service.submit(store, "bc-teams", dispatcher=None)  # type: ignore[arg-type]
+
+
+GRPC_TOML = """
+[tournament]
+id = "bc-grpc"
+game = "bridge"
+preset = "duplicate"
+format = "duplicate"
+boards = 2
+seed = 6
+deadline_ms = 10000
+
+[duplicate]
+mode = "teams"
+
+[[entrants]]
+id = "robots"
+{robots}
+
+[[entrants]]
+id = "wire"
+remote = "grpc-first"
+"""
+
+
+def _sdk_bot(port: int, token: str) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "clients" / "python"), str(ROOT), str(ROOT / "tests"),
+                                         env.get("PYTHONPATH", "")])
+    return subprocess.Popen([sys.executable, "-m", "arenabot", "--target", f"127.0.0.1:{port}", "--token", token,
+                             "--bot", "tournaments_exec.first_bot:FirstActionBot"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _run_against_grpc(tmp_path: Path, name: str, robots: str, *, bluechip: bool) -> list[object]:
+    file = tmp_path / f"{name}.toml"
+    file.write_text(GRPC_TOML.format(robots=robots), encoding="utf-8")
+    url = f"sqlite:///{tmp_path / (name + '.db')}"
+    _, token = open_store(url).bot_registry().register("grpc-first")
+    gw_port, tm_port = _free_port(), _free_port()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    args = [sys.executable, "-m", "arena", "tournament", "run", str(file), "--store", url,
+            "--gateway", f"127.0.0.1:{gw_port}"]
+    if bluechip:
+        args += ["--bluechip", f"127.0.0.1:{tm_port}", "--bluechip-no-pauses"]
+    bot = _sdk_bot(gw_port, token)
+    proc = subprocess.Popen(args, env=env, cwd=str(tmp_path), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    threads = []
+    try:
+        if bluechip:
+            _wait_port(tm_port, 60)
+            for seat in range(4):
+                client = BlueChipClient(make_bot("bridge", "heuristic"), ("127.0.0.1", tm_port), team="HEUR",
+                                        seat=seat, timeout=30)
+                thread = threading.Thread(target=client.run, daemon=True)
+                thread.start()
+                threads.append(thread)
+        out, _ = proc.communicate(timeout=150)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        bot.kill()
+        bot.wait(10)
+    assert proc.returncode == 0, out
+    for thread in threads:
+        thread.join(10)
+    records = list(open_store(url).records("bc-grpc"))
+    assert len(records) == 4 and all(r.terminal and r.faults == [] for r in records)
+    return [([(a.seat, a.action, a.forced) for a in r.actions], r.returns, r.decks) for r in records]
+
+
+def test_bluechip_robots_against_a_grpc_bot_play_as_natively(tmp_path: Path) -> None:
+    """Blue Chip robots (the heuristic behind the client adapter) against a gRPC
+    bot process give the same records as the heuristic played natively against
+    the same gRPC bot."""
+    wire = _run_against_grpc(tmp_path, "robots", 'bluechip = "HEUR"', bluechip=True)
+    native = _run_against_grpc(tmp_path, "native", 'bot = "heuristic"', bluechip=False)
+    assert wire == native

@@ -47,14 +47,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, and_, func, literal, literal_column, or_, select, update
+from sqlalchemy import (Engine, Table, and_, bindparam, func, literal, literal_column, or_, select,
+                        update)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from arena.records.record import MatchRecord
 from arena.store import migrate as _migrate
-from arena.store.engine import create_store_engine, is_sqlite
+from arena.store.engine import StoreURLError, create_store_engine, is_sqlite
 from arena.store.models import (
     MatchRecordRow,
     MatchSpecRow,
@@ -180,17 +181,79 @@ def _parse_time(text: str) -> datetime | None:
     return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
 
 
+class _Hot:
+    """The statements of the hot path (lease, renew, record), built once per
+    dialect and reused: building a statement costs several times more than
+    running it on SQLite (SQLAlchemy constructs and keys the expression on every
+    call), and workers run these for every match."""
+
+    def __init__(self, dialect: str) -> None:
+        t = _table(MatchSpecRow).c
+        now = bindparam("p_now", type_=UTCDateTime())
+        tid = bindparam("p_tid")
+        lim = bindparam("p_limit")
+        pg = dialect == "postgresql"
+
+        def candidates(*cond: Any) -> Any:
+            stmt = (select(t.match_id, t.match_index).where(t.tournament_id == tid, *cond)
+                    .order_by(t.match_index).limit(lim))
+            return stmt.with_for_update(skip_locked=True) if pg else stmt
+
+        self.pending = candidates(t.status == "pending", or_(t.not_before.is_(None), t.not_before <= now))
+        self.expired = candidates(t.status == "leased", t.lease_expires < now)
+        leasable = or_(and_(t.status == "pending", or_(t.not_before.is_(None), t.not_before <= now)),
+                       and_(t.status == "leased", t.lease_expires < now))
+        self.lease = (update(_table(MatchSpecRow))
+                      .where(t.match_id.in_(bindparam("p_ids", expanding=True)), leasable)
+                      .values(status="leased", claimed_by=bindparam("p_owner"), claimed_at=now,
+                              lease_expires=bindparam("p_expires", type_=UTCDateTime()),
+                              attempts=t.attempts + 1, not_before=None, updated=now)
+                      .returning(t.match_index, t.spec))
+        self.renew = (update(_table(MatchSpecRow))
+                      .where(t.status == "leased", t.claimed_by == bindparam("p_owner"))
+                      .values(lease_expires=bindparam("p_expires", type_=UTCDateTime())))
+        self.spec_of = select(t.tournament_id, t.spec).where(t.match_id == bindparam("p_mid"))
+        records = _table(MatchRecordRow)
+        ins: Any = postgresql.insert(records) if pg else sqlite.insert(records)
+        self.insert_record = ins.on_conflict_do_nothing().returning(literal_column("1"))
+        self.insert_results = _table(ResultRow).insert()
+        self.done = (update(_table(MatchSpecRow)).where(t.match_id == bindparam("p_mid"))
+                     .values(status="done", error=None, lease_expires=None, not_before=None,
+                             deferred_since=None, updated=now))
+
+
+_HOT: dict[str, _Hot] = {}
+
+
+def _hot(conn: Connection) -> _Hot:
+    """The prebuilt statements for ``conn``'s dialect (the store runs on SQLite and
+    PostgreSQL; both have ``ON CONFLICT`` and ``UPDATE ... RETURNING``)."""
+    name = conn.dialect.name
+    if name not in ("sqlite", "postgresql"):
+        raise ValueError(f"the store runs on SQLite or PostgreSQL, not {name}")
+    hot = _HOT.get(name)
+    if hot is None:
+        hot = _HOT[name] = _Hot(name)
+    return hot
+
+
 class Store:
     """The arena's database; see the module docstring.
 
     :param url: SQLAlchemy URL: ``sqlite:///path.db`` (default ``sqlite:///arena.db``)
         or ``postgresql+psycopg://user@host:port/db``.
+    :param readonly: for commands that only read: nothing is created, migrated or
+        written (:mod:`arena.store.engine`); :meth:`migrate` then only checks that
+        the schema is the one this version reads.
+    :raises arena.store.engine.StoreURLError: for a URL that is not a store's
+        (:class:`~arena.store.engine.StoreNotFoundError`: read-only, no such file).
     """
 
-    def __init__(self, url: str = DEFAULT_URL) -> None:
+    def __init__(self, url: str = DEFAULT_URL, *, readonly: bool = False) -> None:
         self.url = url
+        self.readonly = readonly
         self._lock = threading.Lock()
-        self._engine_obj: Engine = create_store_engine(url)
+        self._engine_obj: Engine = create_store_engine(url, readonly=readonly)
         self._pid = os.getpid()
 
     def __repr__(self) -> str:
@@ -248,7 +311,22 @@ class Store:
 
     def migrate(self) -> str | None:
         """Create or upgrade the schema to the newest migration (safe to call from
-        several processes at once); returns the revision."""
+        several processes at once); returns the revision.
+
+        Read-only: only checks the schema's revision.
+
+        :raises arena.store.engine.StoreURLError: read-only, and the database is not
+            an arena store or is at another revision than this version's.
+        """
+        if self.readonly:
+            rev, want = _migrate.current(self.engine), _migrate.head()
+            url = self._engine_obj.url.render_as_string(hide_password=True)
+            if rev is None:
+                raise StoreURLError(f"{url} is not an arena store (it has no arena tables)")
+            if rev != want:
+                raise StoreURLError(f"{url} has schema {rev}, this version of arena reads {want}: "
+                                    "a command that writes (e.g. arena tournament run) upgrades it")
+            return rev
         return _migrate.upgrade(self.engine)
 
     def dispose(self) -> None:
@@ -480,28 +558,27 @@ class Store:
         """Lease up to ``limit`` leasable specs of a tournament, lowest index first;
         returns the specs this owner got (empty when nothing is leasable).
 
-        Each is leased with :meth:`lease`, so concurrent callers never get the same
-        spec; a caller that loses a race moves on to the next candidate.
+        One write transaction: the candidates are read from the status index
+        (pending and ready, then expired leases) and leased by one conditional
+        ``UPDATE ... RETURNING``. On SQLite the transaction holds the write lock
+        from its start (``BEGIN IMMEDIATE``), so concurrent callers are served one
+        after the other and never race for the same spec; on PostgreSQL the
+        candidates are locked ``FOR UPDATE SKIP LOCKED``, so concurrent callers take
+        different specs without waiting for each other. Each lease counts an attempt.
         """
-        got: list[MatchSpec] = []
-        m = MatchSpecRow
-        tried: set[str] = set()
-        while len(got) < limit:
-            want = limit - len(got)
-            stmt = (select(m.match_id, m.spec)
-                    .where(m.tournament_id == tournament_id, self._leasable(utcnow()))
-                    .order_by(m.index).limit(want + len(tried) + 8))
-            with self._read() as conn:
-                rows = [r for r in conn.execute(stmt).all() if r.match_id not in tried]
-            if not rows:
-                break
-            for r in rows:
-                tried.add(r.match_id)
-                if self.lease(r.match_id, owner, seconds):
-                    got.append(MatchSpec.from_dict(r.spec))
-                    if len(got) == limit:
-                        break
-        return got
+        if limit < 1:
+            return []
+        now = utcnow()
+        with self._write() as conn:
+            hot = _hot(conn)
+            params = {"p_tid": tournament_id, "p_now": now, "p_limit": limit}
+            candidates = conn.execute(hot.pending, params).all() + conn.execute(hot.expired, params).all()
+            ids = [r.match_id for r in sorted(candidates, key=lambda r: r.match_index)[:limit]]
+            if not ids:
+                return []
+            rows = conn.execute(hot.lease, {"p_ids": ids, "p_now": now, "p_owner": owner,
+                                            "p_expires": now + timedelta(seconds=seconds)}).all()
+        return [MatchSpec.from_dict(r.spec) for r in sorted(rows, key=lambda r: r.match_index)]
 
     def renew(self, owner: str, seconds: float, match_ids: Sequence[str] | None = None) -> int:
         """Extend ``owner``'s leases (all of them, or those of ``match_ids``) to
@@ -512,8 +589,8 @@ class Store:
         n = 0
         with self._write() as conn:
             if match_ids is None:
-                return int(conn.execute(update(m).where(*cond).values(
-                    lease_expires=now + timedelta(seconds=seconds))).rowcount)
+                return int(conn.execute(_hot(conn).renew, {
+                    "p_owner": owner, "p_expires": now + timedelta(seconds=seconds)}).rowcount)
             for chunk in _chunks(list(match_ids)):
                 n += int(conn.execute(update(m).where(*cond, m.match_id.in_(chunk)).values(
                     lease_expires=now + timedelta(seconds=seconds))).rowcount)
@@ -662,10 +739,9 @@ class Store:
         data = record.to_dict()
         now = utcnow()
         finished = _parse_time(record.finished_at) or now
-        m = MatchSpecRow
         with self._write() as conn:
-            spec_row = conn.execute(select(m.tournament_id, m.spec)
-                                    .where(m.match_id == record.match_id)).first()
+            hot = _hot(conn)
+            spec_row = conn.execute(hot.spec_of, {"p_mid": record.match_id}).first()
             if spec_row is not None:
                 tournament_id: str | None = spec_row.tournament_id
                 entrants = list(spec_row.spec.get("entrants", []))
@@ -673,10 +749,10 @@ class Store:
                 tag = record.tags.get("tournament")
                 tournament_id = tag if isinstance(tag, str) else None
                 entrants = []
-            inserted = self._insert_ignore(conn, _table(MatchRecordRow), [dict(
+            inserted = conn.execute(hot.insert_record, dict(
                 match_id=record.match_id, tournament_id=tournament_id, record=data,
-                finished_at=finished)])
-            if inserted != 1:
+                finished_at=finished)).first()
+            if inserted is None:  # a record of this match id exists: write nothing
                 return False
             seats = []
             for i, bot in enumerate(record.seats):
@@ -685,11 +761,9 @@ class Store:
                     seat=i, entrant=entrants[i] if i < len(entrants) else bot, bot=bot,
                     returns=float(record.returns[i]) if i < len(record.returns) else 0.0))
             if seats:
-                conn.execute(_table(ResultRow).insert(), seats)
+                conn.execute(hot.insert_results, seats)
             if spec_row is not None:
-                conn.execute(update(m).where(m.match_id == record.match_id)
-                             .values(status="done", error=None, lease_expires=None,
-                                     not_before=None, deferred_since=None, updated=now))
+                conn.execute(hot.done, {"p_mid": record.match_id, "p_now": now})
             return True
 
     def record(self, match_id: str) -> MatchRecord | None:

@@ -13,7 +13,7 @@ from arena.core.errors import IllegalActionError, InvalidActionError
 from arena.core.state import TERMINAL, Action, Game, Observation, State
 from arena.games.rummy import solver
 from arena.games.rummy.melds import (INDEX, PASS, TOKENS, VALUE, RummyAction, format_meld,
-                                     meld_key_of, meld_problem, meld_text)
+                                     meld_key_of, meld_problem, meld_text, meld_tokens)
 
 __all__ = ["RummyGame", "RummyState", "RummyObservation", "RummyEvent", "TURN_CAP", "MAX_DEALS_LOSS_LIMIT"]
 
@@ -77,6 +77,50 @@ class RummyObservation(Observation):
     """Whether table cards must stay on the table (option)."""
     log: tuple[RummyEvent, ...]
     """Every turn of the current deal so far."""
+
+
+class _TableInfo:
+    """What the legal-action listing needs of one table (the table is an immutable tuple
+    that changes only by a play, so states and clones share it): per meld its canonical
+    order key, its text inside an action, its tokens and the cards that extend it. A
+    listed simple play makes the next table's by one insertion (:meth:`inserted`)."""
+
+    __slots__ = ("table", "keys", "texts", "toks", "exts")
+
+    def __init__(self, table: tuple[tuple[int, ...], ...], keys: list[Any] | None = None,
+                 texts: list[str] | None = None, toks: tuple[tuple[str, ...], ...] | None = None,
+                 exts: list[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] | None = None) -> None:
+        self.table = table
+        self.keys = [meld_key_of(m) for m in table] if keys is None else keys
+        self.texts = [meld_text(m) for m in table] if texts is None else texts
+        self.toks = tuple(map(meld_tokens, table)) if toks is None else toks
+        self.exts = list(map(solver.extension_table, table)) if exts is None else exts
+        """Per meld: (mask of the cards that extend it, ((card, new meld), ...))."""
+
+    def inserted(self, i: int, pos: int, meld: tuple[int, ...]) -> _TableInfo:
+        """The info of this table without meld ``i`` (none if ``i < 0``) and with ``meld`` at ``pos``."""
+        keys, texts, toks, exts, table = self.keys, self.texts, self.toks, self.exts, self.table
+        if i >= 0:
+            table = table[:i] + table[i + 1:]
+            keys = keys[:i] + keys[i + 1:]
+            texts = texts[:i] + texts[i + 1:]
+            toks = toks[:i] + toks[i + 1:]
+            exts = exts[:i] + exts[i + 1:]
+        return _TableInfo(table[:pos] + (meld,) + table[pos:], keys[:pos] + [meld_key_of(meld)] + keys[pos:],
+                          texts[:pos] + [meld_text(meld)] + texts[pos:],
+                          toks[:pos] + (meld_tokens(meld),) + toks[pos:],
+                          exts[:pos] + [solver.extension_table(meld)] + exts[pos:])
+
+
+_Recipe = tuple[int, int, tuple[int, ...]] | tuple[tuple[int, ...], ...]
+"""How a listed play makes the new table: (index of the replaced meld or -1, position, new
+meld) for a simple play, or the whole new table."""
+_Listed = tuple[RummyAction, _Recipe, tuple[int, ...]]
+"""A listed play, its recipe and the hand cards it lays (ascending)."""
+
+
+def _by_text(item: tuple[list[str], Any, Any, Any]) -> list[str]:
+    return item[0]
 
 
 class RummyGame(Game):
@@ -184,10 +228,17 @@ class RummyState(State):
         self.deal_index = -1
         self.dealer_seat = n - 1
         self.terminal = False
-        self._checked: tuple[RummyAction, int, tuple[tuple[tuple[int, ...], ...], list[int]]] | None = None
-        self._listed: tuple[int, dict[RummyAction, tuple[tuple[int, ...], ...]]] | None = None
-        """The plays of the last legal-action list (with the history length it was made at)
-        and their layouts as card ids."""
+        self._checked: tuple[RummyAction, int, tuple[tuple[tuple[int, ...], ...], list[int]],
+                             tuple[int, ...] | None, _Recipe | None] | None = None
+        """The play ``validate`` accepted (with the history length), its new table and hand,
+        and for a listed play the hand cards it lays and its recipe."""
+        self._listed: tuple[int, dict[int, _Listed]] | None = None
+        """The plays of the last legal-action list (with the history length it was made at),
+        by ``id`` of the listed action object."""
+        self._tab: _TableInfo | None = None
+        self._masks: list[tuple[list[int], int, int] | None] = [None] * n
+        """Per seat: (the hand list they describe, cards held once or more, twice), kept
+        up to date by the draw and by plays; recomputed when the hand list is another."""
         self._start_deal()
 
     # -- deal flow -------------------------------------------------------
@@ -197,6 +248,7 @@ class RummyState(State):
         self.dealer_seat = 0 if self.deal_index == 0 else (self.dealer_seat + 1) % n
         self.deck: list[str] = self.dealer.shuffle(standard_deck(2))
         self.hands: list[list[int]] = [[0] * 52 for _ in range(n)]
+        self._masks = [None] * n
         self.hand_size = [0] * n
         for j in range(HAND_SIZE * n):
             seat = (self.dealer_seat + 1 + j) % n
@@ -215,8 +267,20 @@ class RummyState(State):
     def _start_turn(self) -> None:
         if self.stock_pos < len(self.deck):
             tok = self.deck[self.stock_pos]
-            self.hands[self.player][INDEX[tok]] += 1
-            self.hand_size[self.player] += 1
+            p = self.player
+            hand = self.hands[p]
+            c = INDEX[tok]
+            k = hand[c]
+            hand[c] = k + 1
+            m = self._masks[p]
+            if m is not None and m[0] is hand:
+                if k == 0:
+                    self._masks[p] = (hand, m[1] | 1 << c, m[2])
+                elif k == 1:
+                    self._masks[p] = (hand, m[1], m[2] | 1 << c)
+                else:
+                    self._masks[p] = None
+            self.hand_size[p] += 1
             self.drawn: str | None = tok
             self.cur_draw_pos = self.stock_pos
             self.stock_pos += 1
@@ -267,68 +331,121 @@ class RummyState(State):
     def _legal_actions(self) -> list[Action]:
         seat = self.player
         hand = self.hands[seat]
+        mk = self._masks[seat]
+        if mk is None or mk[0] is not hand:
+            masks = solver.presence(hand)
+            assert masks is not None  # two packs: at most 2 copies of a card
+            mk = self._masks[seat] = (hand, masks[0], masks[1])
+        once, twice = mk[1], mk[2]
         table = self.table
-        masks = solver.presence(hand)
-        assert masks is not None  # two packs: at most 2 copies of a card
-        once, twice = masks
+        tab = self._tab
+        if tab is None or tab.table is not table:
+            tab = self._tab = _TableInfo(table)
         # The table is canonical (melds canonical, in canonical order) and every new meld
         # is canonical: a simple play is the table with one meld inserted (or one replaced)
-        # at its place by meld_key; its text is the table's texts with one inserted.
+        # at its place by meld_key; its text is the table's texts with one inserted, its
+        # layout in tokens the table's with one inserted.
         key = meld_key_of
         text = meld_text
-        keys = [key(m) for m in table]
-        texts = [text(m) for m in table]
-        found: dict[tuple[tuple[int, ...], ...], str] = {}
+        keys, texts, toks = tab.keys, tab.texts, tab.toks
+        # (meld texts, layout in tokens, recipe, hand cards laid), one per distinct layout
+        found: list[tuple[list[str], tuple[tuple[str, ...], ...], _Recipe, tuple[int, ...]]] = []
         best = solver.best_initial_meld_of(once, twice, LEGAL_MAX_STATES)
+        best_meld: tuple[int, ...] | None = None
         if best is not None:
             layout = tuple(sorted(table + best.melds, key=key))
-            found[layout] = "PLAY " + " ".join([text(m) for m in layout])
-        simple: list[tuple[int, tuple[int, ...]]] = []  # (index of a replaced meld or -1, new meld)
-        if not self.melded[seat]:
-            simple.extend((-1, m) for m in solver.melds_of(once, MAX_SIMPLE_PLAYS))
-        else:
-            simple.extend((-1, m) for m in solver.melds_of(once, MAX_SIMPLE_PLAYS // 2))
-            simple.extend(solver.extensions_of(once, table)[:MAX_SIMPLE_PLAYS // 2])
-        for i, m in simple[:MAX_SIMPLE_PLAYS]:
-            if i < 0:
-                rest, rest_keys, rest_texts = table, keys, texts
-            else:
-                rest, rest_keys, rest_texts = table[:i] + table[i + 1:], keys[:i] + keys[i + 1:], texts[:i] + texts[i + 1:]
-            pos = bisect_right(rest_keys, key(m))
-            layout = rest[:pos] + (m,) + rest[pos:]
-            if layout not in found:
-                found[layout] = "PLAY " + " ".join(rest_texts[:pos] + [text(m)] + rest_texts[pos:])
-        # Actions sorted by their text (RummyAction.sort_key), built without re-normalising
-        # their layouts (equal to RummyAction.play(layout)).
-        ordered = sorted((t, layout) for layout, t in found.items())
+            found.append(([text(m) for m in layout], tuple(map(meld_tokens, layout)),
+                          layout, tuple(sorted(c for m in best.melds for c in m))))
+            if len(best.melds) == 1:
+                best_meld = best.melds[0]
+        # new melds from the hand (distinct melds give distinct layouts)
+        hand_melds = solver.melds_of(once, MAX_SIMPLE_PLAYS if not self.melded[seat] else MAX_SIMPLE_PLAYS // 2)
+        for m in hand_melds:
+            if m == best_meld:
+                continue  # the same layout as the best play
+            pos = bisect_right(keys, key(m))
+            t = texts.copy()
+            t.insert(pos, text(m))
+            found.append((t, toks[:pos] + (meld_tokens(m),) + toks[pos:], (-1, pos, m),
+                          tuple(sorted(m))))
+        if self.melded[seat]:
+            # single hand cards extending a table meld: meld i replaced by the longer one
+            left = min(MAX_SIMPLE_PLAYS // 2, MAX_SIMPLE_PLAYS - len(hand_melds))
+            seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+            for i, (mask, pairs) in enumerate(tab.exts):
+                if not left:
+                    break
+                if not mask & once:
+                    continue
+                rest_keys = rest_texts = None
+                rest_toks: tuple[tuple[str, ...], ...] = ()
+                for c, new in pairs:
+                    if not once >> c & 1:
+                        continue
+                    left -= 1
+                    dup = (table[i], new)  # equal table melds extended alike give one layout
+                    if dup in seen:
+                        if not left:
+                            break
+                        continue
+                    seen.add(dup)
+                    if rest_keys is None:
+                        rest_keys = keys[:i] + keys[i + 1:]
+                        rest_texts = texts[:i] + texts[i + 1:]
+                        rest_toks = toks[:i] + toks[i + 1:]
+                    assert rest_texts is not None
+                    pos = bisect_right(rest_keys, key(new))
+                    t = rest_texts.copy()
+                    t.insert(pos, text(new))
+                    found.append((t, rest_toks[:pos] + (meld_tokens(new),) + rest_toks[pos:],
+                                  (i, pos, new), (c,)))
+                    if not left:
+                        break
+        # Actions sorted by their text (RummyAction.sort_key; a canonical layout has one
+        # text), built without re-normalising their layouts (equal to RummyAction.play(layout)).
+        # The texts are compared as lists of meld texts: no meld text is a prefix of another
+        # ("]" ends each), so the first difference of two joined texts lies in their first
+        # differing meld texts, and a layout that extends another sorts after it either way.
+        found.sort(key=_by_text)
         out: list[Action] = [PASS]
-        listed: dict[RummyAction, tuple[tuple[int, ...], ...]] = {}
-        for _text, layout in ordered:
-            action = RummyAction.from_canonical(layout)
+        listed: dict[int, _Listed] = {}
+        make = RummyAction._from_tokens
+        for _text, ltoks, recipe, laid in found:
+            action = make(ltoks)
             out.append(action)
-            listed[action] = layout
+            listed[id(action)] = (action, recipe, laid)
         self._listed = (len(self.history), listed)
         return out
+
+    def _recipe_layout(self, recipe: _Recipe) -> tuple[tuple[int, ...], ...]:
+        """The new table of a listed play."""
+        if len(recipe) == 3 and type(recipe[0]) is int:
+            i, pos, m = recipe
+            rest = self.table if i < 0 else self.table[:i] + self.table[i + 1:]
+            return rest[:pos] + (m,) + rest[pos:]
+        return recipe  # type: ignore[return-value]
 
     def validate(self, action: Action) -> None:
         if not isinstance(action, RummyAction):
             raise InvalidActionError(f"a rummy action is PASS or PLAY(layout), got {action!r}")
         if action.layout is not None:
             listed = self._listed
-            layout = listed[1].get(action) if listed is not None and listed[0] == len(self.history) else None
-            if layout is not None:
+            entry = None
+            if listed is not None and listed[0] == len(self.history):
+                entry = listed[1].get(id(action))
+                if entry is None or entry[0] is not action:
+                    entry = next((e for e in listed[1].values() if e[0] == action), None)
+            if entry is not None:
                 # a listed play: valid by construction (tests/games/rummy check every listed
                 # play against _check_play); only the new hand is needed
                 new_hand = list(self.hands[self.player])
-                for m in self.table:
-                    for c in m:
-                        new_hand[c] += 1
-                for m in layout:
-                    for c in m:
-                        new_hand[c] -= 1
-                self._checked = (action, len(self.history), (layout, new_hand))
+                laid = entry[2]
+                for c in laid:
+                    new_hand[c] -= 1
+                self._checked = (action, len(self.history), (self._recipe_layout(entry[1]), new_hand), laid,
+                                 entry[1])
             else:
-                self._checked = (action, len(self.history), self._check_play(action))
+                self._checked = (action, len(self.history), self._check_play(action), None, None)
 
     def _check_play(self, action: RummyAction) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
         """Validate a play (section 8); return the new table and the new hand.
@@ -401,23 +518,49 @@ class RummyState(State):
                 self.blocked += 1
         else:
             checked = self._checked
+            laid: tuple[int, ...] | None = None
+            recipe: _Recipe | None = None
             if checked is not None and checked[0] is action and checked[1] == len(self.history):
                 new_table, new_hand = checked[2]
+                laid, recipe = checked[3], checked[4]
             else:
                 new_table, new_hand = self._check_play(action)
             self._checked = None
-            old = self.hands[seat]
-            played_l: list[str] = []
-            taken_l: list[str] = []
-            for c in range(52):
-                diff = old[c] - new_hand[c]
-                if diff > 0:
-                    played_l.extend([TOKENS[c]] * diff)
-                elif diff < 0:
-                    taken_l.extend([TOKENS[c]] * -diff)
-            played, taken = tuple(played_l), tuple(taken_l)
+            m = self._masks[seat]
+            if laid is not None:
+                # a listed play only lays hand cards (ascending): the net change
+                played: tuple[str, ...] = tuple([TOKENS[c] for c in laid])
+                taken: tuple[str, ...] = ()
+                self.hand_size[seat] -= len(laid)
+                if m is not None and m[0] is self.hands[seat]:
+                    once, twice = m[1], m[2]
+                    for c in laid:
+                        k = new_hand[c]
+                        if k == 1:
+                            twice &= ~(1 << c)
+                        elif k == 0:
+                            once &= ~(1 << c)
+                    self._masks[seat] = (new_hand, once, twice)
+            else:
+                old = self.hands[seat]
+                played_l: list[str] = []
+                taken_l: list[str] = []
+                for c in range(52):
+                    diff = old[c] - new_hand[c]
+                    if diff > 0:
+                        played_l.extend([TOKENS[c]] * diff)
+                    elif diff < 0:
+                        taken_l.extend([TOKENS[c]] * -diff)
+                played, taken = tuple(played_l), tuple(taken_l)
+                self.hand_size[seat] = sum(new_hand)
+                self._masks[seat] = None
             self.hands[seat] = new_hand
-            self.hand_size[seat] = sum(new_hand)
+            tab = self._tab
+            if (recipe is not None and tab is not None and tab.table is self.table and len(recipe) == 3
+                    and type(recipe[0]) is int):
+                i, pos, meld = recipe
+                tab = self._tab = tab.inserted(i, pos, meld)
+                new_table = tab.table
             self.table = new_table
             self.melded[seat] = True
             self.blocked = 0
@@ -514,7 +657,11 @@ class RummyState(State):
         other._legal_cache = None
         other._checked = None
         other._listed = None
-        other.hands = [list(h) for h in self.hands]
+        other.hands = hands = [list(h) for h in self.hands]
+        masks = other._masks = list(self._masks)
+        for s, m in enumerate(masks):
+            if m is not None:
+                masks[s] = (hands[s], m[1], m[2]) if m[0] is self.hands[s] else None
         other.hand_size = list(self.hand_size)
         other.melded = list(self.melded)
         other.scores = list(self.scores)

@@ -38,7 +38,7 @@ from arena.core.errors import InvalidActionError
 __all__ = [
     "TOKENS", "INDEX", "VALUE", "ACE",
     "card_value", "meld_problem", "is_meld", "canonical_meld", "meld_key", "meld_key_of", "meld_text",
-    "canonical_layout",
+    "canonical_layout", "meld_tokens",
     "counts_of", "cards_of", "format_meld", "RummyAction", "PASS",
 ]
 
@@ -150,7 +150,7 @@ def format_meld(meld: Iterable[int]) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
-def _meld_tokens(meld: tuple[int, ...]) -> tuple[str, ...]:
+def meld_tokens(meld: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(TOKENS[c] for c in meld)
 
 
@@ -205,7 +205,15 @@ class RummyAction:
         canonical form, melds in canonical order), without re-normalising it: the fast
         path of the engine's legal-action lists. Equal to ``play(layout)`` for such input."""
         obj = object.__new__(cls)
-        object.__setattr__(obj, "layout", tuple(map(_meld_tokens, layout)))
+        object.__setattr__(obj, "layout", tuple(map(meld_tokens, layout)))
+        return obj
+
+    @classmethod
+    def _from_tokens(cls, layout: tuple[tuple[str, ...], ...]) -> RummyAction:
+        """A play from a canonical layout already in tokens (the engine's listing; equal to
+        ``cls(layout)`` for such input)."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "layout", layout)
         return obj
 
     @classmethod

@@ -72,7 +72,7 @@ from arena.games.rummy.melds import ACE, VALUE, canonical_layout, canonical_meld
 __all__ = [
     "DEFAULT_MAX_STATES", "Cover", "max_cover", "count_weights", "hand_melds",
     "best_initial_meld", "best_rearrangement", "extensions", "solve", "live_cards", "improve", "GLOBAL_POOL",
-    "presence", "best_initial_meld_of", "melds_of", "extensions_of",
+    "presence", "best_initial_meld_of", "melds_of", "extensions_of", "extension_table", "max_cover_reference",
 ]
 
 DEFAULT_MAX_STATES = 4000
@@ -191,10 +191,177 @@ def _safe(key: int) -> bool:
     return True
 
 
+_STAGE_P = tuple(i // 4 for i in range(56))
+_STAGE_CARD = tuple((i % 4) * 13 + _rank(i // 4) for i in range(56))
+"""Card id decided at each of the 56 stages (position ``i // 4``, suit ``i % 4``)."""
+_STAGE_SHIFT = tuple(_SHIFT[i % 4] for i in range(56))
+
+
+@lru_cache(maxsize=None)
+def _moves(code: int, pc: int, c: int, lmax: int, sets_ok: bool, sh: int
+           ) -> tuple[tuple[int, int, tuple[int, int, int, int]], ...]:
+    """:func:`_options` as key deltas at shift ``sh``: (added to the key, cards used, decision)."""
+    out = []
+    for ncode, used, k, dec in _options(code, pc, c, lmax, sets_ok):
+        delta = (ncode - code) << sh
+        if k == 1:
+            delta += _M1
+        elif k == 2:
+            delta += _M2
+        out.append((delta, used, dec))
+    return tuple(out)
+
+
 def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
               keep: Sequence[int] | None = None, *, max_drops: int | None = None,
               max_states: int = DEFAULT_MAX_STATES, stats: list[int] | None = None) -> Cover | None:
     """Disjoint valid melds from ``pool`` (52 counts) covering the most cards, then the most value.
+
+    :param values: per card id, the secondary objective, each 0..19 (default the
+        penalty values); the weight of a card is ``2048 + value``.
+    :param keep: per card id, copies that must be covered (``None``: none).
+    :param max_drops: prune every partial solution that has left out more cards
+        (branch and bound; ``None``: no limit).
+    :param max_states: the budget (states kept per stage).
+    :param stats: if given, ``[nodes, truncations]`` are added to it.
+    :returns: the best cover, or ``None`` if there is none within the limits.
+
+    The same search, state for state and in the same order, as
+    :func:`max_cover_reference` (the DP as first written), with the per-suit moves as
+    precomputed key deltas and the bookkeeping of empty stages done once.
+    """
+    vals = values if values is not None else VALUE
+    limit = 10**9 if max_drops is None else max_drops
+    states: dict[int, int] = {0: 0}
+    trail: list[dict[int, tuple[int, int, tuple[int, int, int, int]]] | None] = [None] * 56
+    ends: list[dict[int, int] | None] = [None] * 14
+    exact = True
+    nodes = 0
+    seen = 0  # cards decided so far (aces at the high ace only)
+    moves = _moves
+    stage_card = _STAGE_CARD
+    for p in range(14):
+        pc = _pclass(p)
+        base = p * 4
+        rank = _rank(p)
+        sets_ok = p > 0 and ((pool[rank] > 0) + (pool[13 + rank] > 0) + (pool[26 + rank] > 0)
+                             + (pool[39 + rank] > 0)) >= 3
+        for i in range(base, base + 4):
+            card = stage_card[i]
+            c = pool[card]
+            if p:
+                seen += c
+            sh = _STAGE_SHIFT[i]
+            if c == 0 and pc != 13:
+                # nothing to place: open runs of 3+ close, shorter ones die
+                for key in states:
+                    if ((key >> sh) & 127) % 25:
+                        break
+                else:
+                    continue
+                nxt0: dict[int, int] = {}
+                back0: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
+                for key, val in states.items():
+                    code = (key >> sh) & 127
+                    nodes += 1
+                    a, b = (code // 5) % 5, code % 5
+                    if a == 1 or a == 2 or b == 1 or b == 2:
+                        continue
+                    nk = key - ((code % 25) << sh)
+                    old = nxt0.get(nk)
+                    if old is None or old < val:
+                        nxt0[nk] = val
+                        back0[nk] = (key, 0, _NO_DECISION)
+                states = nxt0
+                trail[i] = back0
+                continue
+            lmax = (c - (keep[card] if keep is not None else 0)) if p else 2
+            wt = COUNT_FIRST + vals[card]
+            floor = (seen - limit) * COUNT_FIRST
+            nxt: dict[int, int] = {}
+            back: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
+            get = nxt.get
+            for key, val in states.items():
+                code = (key >> sh) & 127
+                opts = moves(code, pc, c, lmax, sets_ok, sh)
+                nodes += len(opts)
+                for delta, used, dec in opts:
+                    nv = val + used * wt
+                    if nv < floor:
+                        continue
+                    nk = key + delta
+                    old = get(nk)
+                    if old is None or old < nv:
+                        nxt[nk] = nv
+                        back[nk] = (key, used, dec)
+            if len(nxt) > max_states:
+                exact = False
+                ranked = sorted(nxt.items(), key=lambda kv: (-kv[1], kv[0]))
+                kept = dict(ranked[:max_states])
+                # keep the best state without open runs of length 1-2 too: it can always finish
+                for kv in ranked:
+                    if _safe(kv[0]):
+                        kept.setdefault(kv[0], kv[1])
+                        break
+                nxt = kept
+            states = nxt
+            trail[i] = back
+        if not sets_ok:
+            continue
+        # close the position: the set cards must form legal sets
+        merged: dict[int, int] = {}
+        endback: dict[int, int] = {}
+        for key, val in states.items():
+            m = ((key >> 28) & 7, key >> 31)
+            if m not in _VALID_M:
+                continue
+            low = key & _LOWMASK
+            if low not in merged or merged[low] < val:
+                merged[low] = val
+                endback[low] = key
+        states = merged
+        ends[p] = endback
+    # final states: every open run must have length 3+
+    best_key = None
+    best_val = -1
+    for key, val in states.items():
+        ok = True
+        for sh in _SHIFT:
+            code = (key >> sh) & 127
+            a, b = (code // 5) % 5, code % 5
+            if a == 1 or a == 2 or b == 1 or b == 2:
+                ok = False
+                break
+        if ok and (val > best_val or (val == best_val and best_key is not None and key < best_key)):
+            best_key, best_val = key, val
+    if stats is not None:
+        stats[0] += nodes
+        stats[1] += 0 if exact else 1
+    if best_key is None:
+        return None
+    # walk back
+    decisions: list[tuple[int, int, int, int]] = [_NO_DECISION] * 56
+    key = best_key
+    for p in range(13, -1, -1):
+        endmap = ends[p]
+        if endmap is not None:
+            key = endmap[key]
+        for i in range(p * 4 + 3, p * 4 - 1, -1):
+            stage_back = trail[i]
+            if stage_back is None:
+                continue
+            prev, _used, dec = stage_back[key]
+            decisions[i] = dec
+            key = prev
+    melds = _rebuild(decisions)
+    covered = sum(len(m) for m in melds)
+    return Cover(melds=canonical_layout(melds), weight=best_val, covered=covered, exact=exact, nodes=nodes)
+
+
+def max_cover_reference(pool: Sequence[int], values: Sequence[int] | None = None,
+              keep: Sequence[int] | None = None, *, max_drops: int | None = None,
+              max_states: int = DEFAULT_MAX_STATES, stats: list[int] | None = None) -> Cover | None:
+    """:func:`max_cover` as first written (the tests check that the two agree, nodes included).
 
     :param values: per card id, the secondary objective, each 0..19 (default the
         penalty values); the weight of a card is ``2048 + value``.
@@ -549,12 +716,24 @@ def _solve_core(live: Sequence[int], keep: Sequence[int] | None, values: Sequenc
     return None
 
 
+_BEST_OF: dict[tuple[int, int, int], Cover | None] = {}
+"""Memo of :func:`best_initial_meld_of` on the hand's masks (before the live cards are found)."""
+
+
 def best_initial_meld_of(once: int, twice: int, max_states: int = DEFAULT_MAX_STATES) -> Cover | None:
     """:func:`best_initial_meld` of the hand given by its :func:`presence` masks (default values)."""
+    key = (once, twice, max_states)
+    try:
+        return _BEST_OF[key]
+    except KeyError:
+        pass
     live = _live_mask(once)
     cover = _solve_masks(live, twice & live, None, None, max_states)
     if cover is None or cover.covered == 0:
-        return None
+        cover = None
+    if len(_BEST_OF) >= 1 << 16:
+        _BEST_OF.clear()
+    _BEST_OF[key] = cover
     return cover
 
 
@@ -732,7 +911,7 @@ def extensions_of(once: int, table: Sequence[tuple[int, ...]]) -> list[tuple[int
     """:func:`extensions` of the hand given by its mask of held cards."""
     out = []
     for i, meld in enumerate(table):
-        mask, exts = _extension_table(meld)
+        mask, exts = extension_table(meld)
         if mask & once:
             for c, new in exts:
                 if once >> c & 1:
@@ -741,7 +920,7 @@ def extensions_of(once: int, table: Sequence[tuple[int, ...]]) -> list[tuple[int
 
 
 @lru_cache(maxsize=1 << 14)
-def _extension_table(meld: tuple[int, ...]) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+def extension_table(meld: tuple[int, ...]) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
     """:func:`_extensions_of` with the mask of the cards that extend ``meld``."""
     exts = _extensions_of(meld)
     mask = 0

@@ -167,3 +167,21 @@ def test_local_search_strict_keeps_the_table() -> None:
             if strict:
                 used = counts_of(c for m in best.melds for c in m)
                 assert all(u >= t for u, t in zip(used, tcounts))
+
+
+def test_max_cover_equals_the_dp_as_first_written() -> None:
+    """The optimized DP visits the same states in the same order: same cover, same nodes."""
+    rng = SeedStream("max-cover-reference")
+    for trial in range(400):
+        k = (3, 5, 8, 11, 15, 20, 28)[trial % 7]
+        deck = [c for c in range(52) for _ in range(2)]
+        rng.shuffle(deck)
+        pool = counts_of(deck[:k])
+        keep = [min(pool[c], rng.below(2)) for c in range(52)] if trial % 3 == 0 else None
+        values = [rng.below(20) for _ in range(52)] if trial % 4 == 1 else None
+        max_drops = None if trial % 2 else rng.below(6)
+        max_states = (600, 4000, 40, 8)[trial % 4]
+        s1, s2 = [0, 0], [0, 0]
+        ref = solver.max_cover_reference(pool, values, keep, max_drops=max_drops, max_states=max_states, stats=s1)
+        new = solver.max_cover(pool, values, keep, max_drops=max_drops, max_states=max_states, stats=s2)
+        assert new == ref and s1 == s2, (pool, keep, values, max_drops, max_states)

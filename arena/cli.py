@@ -445,6 +445,15 @@ def _print_standings(st: Any) -> None:
     console.print(table)
     console.print(f"{st.recorded}/{st.expected} matches recorded; tie-breaks: {st.tie_breaks}",
                   highlight=False)
+    forfeits = st.details.get("forfeits") or []
+    if forfeits:
+        absent: dict[str, int] = {}
+        for f in forfeits:
+            for e in f["absent"]:
+                absent[e] = absent.get(e, 0) + 1
+        console.print(f"[yellow]{len(forfeits)} matches forfeited, not scored[/]: "
+                      + ", ".join(f"{e} absent in {n}" for e, n in sorted(absent.items())),
+                      highlight=False)
     missing = st.details.get("missing") or []
     if missing:
         console.print(f"[yellow]{len(missing)} matches have no record[/]:")

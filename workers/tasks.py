@@ -119,7 +119,9 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
     """Lease and play ``tournament_id``'s matches; see the module docstring."""
     from arena.tournaments.conductor import Conductor, Heartbeat, owner_id, with_store_retries
     from arena.tournaments.conductor import early_stop
-    from arena.tournaments.runner import default_router, in_process, play_spec, remote_bots, should_defer
+    from arena.tournaments.runner import (DEFERRED, FORFEIT, check_presence, default_router,
+                                         forfeit_record, in_process, offline_bots, play_spec,
+                                         remote_bots)
     from workers.dispatch import CeleryDispatcher
 
     url = _store_url(self, store_url)
@@ -146,9 +148,15 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
                 if in_process(spec):
                     raise ValueError("Blue Chip robots play only in the process hosting their Table "
                                      "Manager (arena tournament run FILE --bluechip HOST:PORT)")
-                if remote_bots(spec) and should_defer(store, spec, owner, default_router(), settings):
+                verdict = check_presence(store, spec, owner, default_router(), settings) \
+                    if remote_bots(spec) else "play"
+                if verdict == DEFERRED:
                     continue  # a remote bot is offline: the match waits for it
-                record = play_spec(spec)
+                if verdict == FORFEIT:
+                    record = forfeit_record(spec, offline_bots(spec, default_router()),
+                                            settings.absence_limit)
+                else:
+                    record = play_spec(spec)
             except RouteFailure as exc:  # the platform failed, not a bot: void, replayed
                 log.warning("match %s void (platform fault): %s", spec.match_id, exc)
                 voided += 1

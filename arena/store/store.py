@@ -190,8 +190,8 @@ class _Hot:
     def __init__(self, dialect: str) -> None:
         t = _table(MatchSpecRow).c
         now = bindparam("p_now", type_=UTCDateTime())
-        tid = bindparam("p_tid")
-        lim = bindparam("p_limit")
+        tid: Any = bindparam("p_tid")
+        lim: Any = bindparam("p_limit")
         pg = dialect == "postgresql"
 
         def candidates(*cond: Any) -> Any:
@@ -572,7 +572,7 @@ class Store:
         with self._write() as conn:
             hot = _hot(conn)
             params = {"p_tid": tournament_id, "p_now": now, "p_limit": limit}
-            candidates = conn.execute(hot.pending, params).all() + conn.execute(hot.expired, params).all()
+            candidates = [*conn.execute(hot.pending, params).all(), *conn.execute(hot.expired, params).all()]
             ids = [r.match_id for r in sorted(candidates, key=lambda r: r.match_index)[:limit]]
             if not ids:
                 return []
@@ -754,8 +754,8 @@ class Store:
                 finished_at=finished)).first()
             if inserted is None:  # a record of this match id exists: write nothing
                 return False
-            seats = []
-            for i, bot in enumerate(record.seats):
+            seats = []  # per-seat results of a finished match only (a forfeit scores nothing)
+            for i, bot in enumerate(record.seats if record.terminal else ()):
                 seats.append(dict(
                     match_id=record.match_id, tournament_id=tournament_id, ruleset=record.ruleset,
                     seat=i, entrant=entrants[i] if i < len(entrants) else bot, bot=bot,

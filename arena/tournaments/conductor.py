@@ -57,7 +57,8 @@ variable                            meaning                                     
 ``ARENA_ABSENCE_LIMIT_SECONDS``     a match with a registered remote bot that is      ``300``
                                     offline is deferred (not played, not counted as
                                     an attempt) for up to this long; then it is
-                                    played, the bot ``absent`` in its record
+                                    recorded as a forfeit: no deal, no score, the
+                                    bot ``absent`` in its record and the standings
 ==================================  ================================================  =======
 
 With the defaults the worst case from a fault to the tournament's finish is bound

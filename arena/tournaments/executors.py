@@ -270,11 +270,16 @@ class EmbeddedExecutor:
 
     def _play_remote(self, spec: MatchSpec, store: Any, owner: str) -> list[dict[str, Any]]:
         from arena.bots.base import RouteFailure
-        from arena.tournaments.runner import play_spec, should_defer
+        from arena.tournaments.runner import (DEFERRED, FORFEIT, check_presence, forfeit_record,
+                                              offline_bots, play_spec)
 
         try:
-            if should_defer(store, spec, owner, self.router, self.settings):
+            verdict = check_presence(store, spec, owner, self.router, self.settings)
+            if verdict == DEFERRED:
                 return [{"deferred": spec.match_id}]
+            if verdict == FORFEIT:
+                absent = offline_bots(spec, self.router)
+                return [{"record": forfeit_record(spec, absent, self.settings.absence_limit).to_dict()}]
             return [{"record": play_spec(spec, router=self.router).to_dict()}]
         except RouteFailure as exc:  # the platform failed: void, replayed
             return [{"match_id": spec.match_id, "void": str(exc)}]

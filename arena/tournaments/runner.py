@@ -36,7 +36,8 @@ from arena.records.record import MatchRecord
 from arena.records.spec import MatchSpec, parse_bot_ref
 
 __all__ = ["play_spec", "build_game", "build_agents", "bot_seed", "spec_tags", "default_router",
-           "remote_bots", "offline_bots", "should_defer", "in_process"]
+           "remote_bots", "offline_bots", "check_presence", "forfeit_record", "in_process",
+           "PLAY", "DEFERRED", "FORFEIT"]
 
 _router_lock = threading.Lock()
 _default_router: Any = None
@@ -109,22 +110,56 @@ def offline_bots(spec: MatchSpec, router: Any) -> list[str]:
     return [b for b in remote_bots(spec) if not router.is_connected(b)]
 
 
-def should_defer(store: Any, spec: MatchSpec, owner: str, router: Any, settings: Any) -> bool:
-    """Defer a leased spec whose remote bot is offline: give the lease back,
-    playable again after a heartbeat, for up to ``settings.absence_limit`` seconds
-    from the first deferral (then the match is played and the bot is ``absent`` in
-    its record). Returns True if the spec was deferred (do not play it now)."""
+PLAY, DEFERRED, FORFEIT = "play", "deferred", "forfeit"
+"""The verdicts of :func:`check_presence`."""
+
+
+def check_presence(store: Any, spec: MatchSpec, owner: str, router: Any, settings: Any) -> str:
+    """Whether a leased spec's remote bots are here to play it.
+
+    * :data:`PLAY`: every remote bot is connected (or the spec has none);
+    * :data:`DEFERRED`: a registered remote bot is offline: the lease was given back
+      (playable again after a heartbeat, the attempt not counted), for up to
+      ``settings.absence_limit`` seconds from the first deferral;
+    * :data:`FORFEIT`: a bot is still offline after the absence limit: the caller
+      stores :func:`forfeit_record` instead of playing the match.
+    """
     from arena.store.models import utcnow
 
     offline = offline_bots(spec, router) if remote_bots(spec) else []
     if not offline:
-        return False
+        return PLAY
     since = store.deferred_since(spec.match_id)
     if since is not None and (utcnow() - since).total_seconds() >= settings.absence_limit:
-        return False
+        return FORFEIT
     store.defer(spec.match_id, owner, settings.heartbeat_seconds,
                 f"deferred: {', '.join(offline)} offline (absence limit {settings.absence_limit:.0f} s)")
-    return True
+    return DEFERRED
+
+
+def forfeit_record(spec: MatchSpec, absent: list[str], absence_limit: float) -> MatchRecord:
+    """The record of a match not played because remote bots stayed offline beyond
+    the absence limit: no deal, no actions and no returns (nothing is scored or
+    rated; standings list it under ``details["forfeits"]``), ``terminal`` false, an
+    ``absent`` fault for each seat of an absent bot, and ``tags["forfeit"]``:
+    ``{"absent": [entrants], "bots": [bot ids], "reason": ...}``."""
+    from datetime import datetime, timezone
+
+    from arena.records.record import Fault
+
+    reason = f"absent: offline for more than the absence limit ({absence_limit:.0f} s); forfeit"
+    seats = [i for i, ref in enumerate(spec.bots)
+             if parse_bot_ref(ref)[0] == "remote" and parse_bot_ref(ref)[1] in absent]
+    entrants = [spec.entrants[i] for i in seats if i < len(spec.entrants)]
+    tags = spec_tags(spec)
+    tags["forfeit"] = {"absent": sorted(set(entrants)), "bots": list(absent), "reason": reason}
+    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return MatchRecord(
+        match_id=spec.match_id, game=spec.game, ruleset=build_game(spec).ruleset, preset=spec.preset,
+        options=dict(spec.options), init=dict(spec.init), seed=spec.seed, decks=[],
+        seats=list(spec.entrants) or [parse_bot_ref(r)[1] for r in spec.bots],
+        faults=[Fault(seat=i, step=0, kind="absent", reason=reason) for i in seats],
+        terminal=False, started_at=now, finished_at=now, tags=tags)
 
 
 def _opponents(spec: MatchSpec, seat: int) -> str:

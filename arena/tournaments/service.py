@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -235,11 +235,24 @@ def status(store: Any, tournament_id: str, settings: ConductorSettings | None = 
 
 def standings(store: Any, tournament_id: str) -> Any:
     """The :class:`~arena.tournaments.standings.Standings` from the stored records;
-    ``details["missing"]`` lists the matches without a record and why."""
+    ``details["missing"]`` lists the matches without a record and why,
+    ``details["forfeits"]`` the matches recorded as forfeits (remote bots absent
+    beyond the absence limit: not scored, not rated)."""
     from arena.tournaments.rounds import make_format
 
     config = stored_config(store, tournament_id)
-    st = make_format(config).standings(store.records(tournament_id))
+    forfeits: list[dict[str, Any]] = []
+
+    def records() -> Iterator[Any]:
+        for r in store.records(tournament_id):
+            f = r.tags.get("forfeit")
+            if f:
+                forfeits.append({"match_id": r.match_id, "absent": list(f.get("absent", [])),
+                                 "reason": str(f.get("reason", ""))})
+            yield r
+
+    st = make_format(config).standings(records())
+    st.details["forfeits"] = forfeits
     missing = [{"match_id": s.match_id, "status": s.status, "reason": s.error or s.status}
                for s in store.spec_states(tournament_id) if s.status != "done"]
     st.details["missing"] = missing

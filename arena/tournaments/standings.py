@@ -230,7 +230,8 @@ def _collect(config: TournamentConfig, records: Iterable[Any]) -> tuple[list[_Re
             continue
         seen.add(r.match_id)
         if not getattr(r, "terminal", True):
-            unfinished += 1
+            if "forfeit" not in tags:
+                unfinished += 1
             continue
         out.append(_Rec(r.match_id, int(tags["deal"]), int(tags["rotation"]), int(tags["table"]),
                         list(tags["entrants"]), [float(x) for x in r.returns], tags,

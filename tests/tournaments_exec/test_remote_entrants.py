@@ -6,7 +6,10 @@ own gateway, an SDK bot process over gRPC on loopback).
 * a connected bot: the tournament is played and finishes by itself, 0 faults;
 * the bot killed for 5 s in the middle: its matches wait for it (deferred, not
   forfeited) and the tournament finishes with the same records as a run without
-  the outage (a deterministic bot).
+  the outage (a deterministic bot);
+* the bot gone for good: once the absence limit has passed, its remaining matches
+  are recorded as forfeits (no deal, no score, not rated) and the tournament
+  finishes by itself.
 """
 
 from __future__ import annotations
@@ -52,15 +55,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _env() -> dict[str, str]:
+def _env(absence_limit: str = "60") -> dict[str, str]:
     env = dict(os.environ, ARENA_HEARTBEAT_SECONDS="0.3", ARENA_LEASE_SECONDS="3",
-               ARENA_ABSENCE_LIMIT_SECONDS="60")
+               ARENA_ABSENCE_LIMIT_SECONDS=absence_limit)
     env["PYTHONPATH"] = os.pathsep.join([str(SDK), str(ROOT), str(ROOT / "tests"), env.get("PYTHONPATH", "")])
     return env
 
 
-def _run(args: list[str], cwd: Path, **kw: Any) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "arena", *args], cwd=str(cwd), env=_env(), text=True,
+def _run(args: list[str], cwd: Path, *, absence_limit: str = "60", **kw: Any) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "arena", *args], cwd=str(cwd), env=_env(absence_limit),
+                            text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **kw)
 
 
@@ -170,3 +174,59 @@ def test_a_remote_bot_plays_and_an_outage_of_5_s_forfeits_nothing(tmp_path: Path
     assert {m: got[m] for m in later} == {m: reference[m] for m in later}
     forfeited = [m for m in later if got[m][2]]
     assert forfeited == []
+
+
+def test_a_bot_gone_beyond_the_absence_limit_forfeits_its_matches_unscored(tmp_path: Path) -> None:
+    from arena.tournaments import service
+
+    url = f"sqlite:///{tmp_path / 'f.db'}"
+    token = _register(url, "gone-bot")
+    target = f"127.0.0.1:{_free_port()}"
+    bot = _bot(target, token)
+    proc = _run(["tournament", "run", str(_file(tmp_path, "t-gone", "gone-bot", 40)), "--store", url,
+                 "--gateway", target, "-j", "1"], tmp_path, absence_limit="1")
+    try:
+        store = open_store(url)
+        end = time.monotonic() + 90
+        while True:
+            try:
+                if store.progress("t-gone")[0] >= 2:
+                    break
+            except Exception:  # noqa: BLE001 - not stored yet
+                pass
+            assert time.monotonic() < end and proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+            time.sleep(0.02)
+        bot.kill()
+        bot.wait(10)
+        killed_wall = time.time()
+        killed_at = store.progress("t-gone")[0]
+        out, _ = proc.communicate(timeout=120)  # finishes by itself, the bot never returns
+        assert proc.returncode == 0, out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        bot.kill()
+        bot.wait(10)
+    from datetime import datetime
+
+    store = open_store(url)
+    records = {r.match_id: r for r in store.records("t-gone")}
+    assert len(records) == 80 and store.tournament("t-gone").status == "done"
+    forfeits = {m: r for m, r in records.items() if "forfeit" in r.tags}
+    played = set(records) - set(forfeits)
+    # every match started after the kill is a forfeit; only matches in flight at the
+    # kill (up to the 32 remote threads) were played out
+    assert all(datetime.fromisoformat(records[m].started_at).timestamp() < killed_wall for m in played)
+    assert len(forfeits) >= 80 - killed_at - 32, (len(forfeits), killed_at)
+    for r in forfeits.values():
+        assert (r.terminal, r.actions, r.returns, r.decks) == (False, [], [], [])
+        assert r.tags["forfeit"]["absent"] == ["mine"] and r.tags["forfeit"]["bots"] == ["gone-bot"]
+        seats = [i for i, e in enumerate(r.tags["entrants"]) if e == "mine"]  # calypso: partners
+        assert [(f.seat, f.kind) for f in r.faults] == [(i, "absent") for i in seats]
+        assert "absence limit (1 s)" in r.faults[0].reason
+    # nothing scored: no results rows for forfeits, and the standings list them
+    assert {x.match_id for x in store.results("t-gone")} == played
+    st = service.standings(store, "t-gone")
+    assert st.recorded == len(played) and sorted(f["match_id"] for f in st.details["forfeits"]) == sorted(forfeits)
+    assert st.details["missing"] == []
+    assert f"{len(forfeits)} matches forfeited, not scored: mine absent in {len(forfeits)}" in " ".join(out.split())

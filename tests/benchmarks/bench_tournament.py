@@ -14,7 +14,7 @@ Celery's own cost is estimated as ``wall(Celery, 1 worker) / wall(embedded, 1 pr
 (both write every record to the store, so the difference is queueing, task
 dispatch and result handling).
 
-Run: ``python tests/benchmarks/bench_tournament.py [--game calypso] [--deals 150] [--redis-url
+Run: ``python tests/benchmarks/bench_tournament.py [--game calypso] [--deals 150] [--repeat 3] [--redis-url
 redis://127.0.0.1:6379/9] [--json out.json]``. Uses (and flushes) the Redis
 database given, default db 9 of the local Redis. Not a test: figures vary with load.
 """
@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -90,14 +91,8 @@ def stop_workers(procs: list[subprocess.Popen[bytes]]) -> None:
             p.wait()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--game", default="calypso")
-    parser.add_argument("--deals", type=int, default=150)
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9")
-    parser.add_argument("--json", default=None)
-    args = parser.parse_args(argv)
-
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """One round of the four variants; returns their wall times in seconds."""
     import redis
 
     from arena.tournaments import service
@@ -105,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     from workers.celery import make_app
     from workers.dispatch import CeleryDispatcher
 
-    figures: dict[str, Any] = {}
+    walls: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         tdir = Path(tmp)
         toml = tdir / "bench.toml"
@@ -117,7 +112,6 @@ def main(argv: list[str] | None = None) -> int:
             config, _ = service.register(toml, store)
             return url, store, store.progress(config.id)[1]
 
-        walls: dict[str, float] = {}
         for jobs in (1, 2):
             url, store, total = fresh(f"embedded{jobs}")
             t = time.perf_counter()
@@ -127,11 +121,15 @@ def main(argv: list[str] | None = None) -> int:
         client = redis.Redis.from_url(args.redis_url)
         for n in (1, 2):
             client.flushdb()
-            url, store, total = fresh(f"celery{n}")
+            url = f"sqlite:///{tdir / f'celery{n}'}.db"
+            open_store(url)  # an empty, migrated store: the workers' conductors find nothing yet
             procs = start_workers(n, args.redis_url, url, tdir)
             try:
-                app = make_app(args.redis_url, url)
+                # registered only now, so that no worker plays before the clock starts
+                # (their conductor loops would pick up a tournament already stored)
+                _, store, total = fresh(f"celery{n}")
                 t = time.perf_counter()
+                app = make_app(args.redis_url, url)
                 service.submit(store, "bench", CeleryDispatcher(app, store_url=url))
                 end = time.monotonic() + 600
                 while store.tournament("bench").status != "done":
@@ -145,15 +143,41 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 stop_workers(procs)
         client.flushdb()
+    walls["matches"] = total
+    return walls
 
-    figures = {"matches": total, "cpus": os.cpu_count()}
-    for key, wall in walls.items():
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", default="calypso")
+    parser.add_argument("--deals", type=int, default=150)
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="rounds of the four variants; the figures are the medians of the rounds")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9")
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args(argv)
+
+    rounds = []
+    for i in range(args.repeat):
+        r = measure(args)
+        rounds.append(r)
+        if args.repeat > 1:
+            print(f"round {i + 1}: " + "  ".join(f"{k} {v:.2f} s" for k, v in r.items() if k != "matches")
+                  + f"  celery 2/1 {r['celery_1'] / r['celery_2']:.2f}x"
+                  + f"  cost {(r['celery_1'] / r['embedded_1'] - 1) * 100:.1f}%", flush=True)
+    total = int(rounds[0]["matches"])
+    med = {k: statistics.median(r[k] for r in rounds) for k in ("embedded_1", "embedded_2", "celery_1", "celery_2")}
+    figures: dict[str, Any] = {"matches": total, "cpus": os.cpu_count(), "game": args.game,
+                               "rounds": len(rounds)}
+    for key, wall in med.items():
         figures[key] = {"seconds": round(wall, 3), "matches_per_minute": round(total / wall * 60, 1)}
-    figures["celery_2_over_1"] = round(walls["celery_1"] / walls["celery_2"], 3)
-    figures["embedded_2_over_1"] = round(walls["embedded_1"] / walls["embedded_2"], 3)
-    figures["celery_cost_fraction"] = round(walls["celery_1"] / walls["embedded_1"] - 1, 4)
-    figures["game"] = args.game
-    print(f"tournament: {total} {args.game} matches (heuristic vs random), {os.cpu_count()} CPUs")
+    ratio = [r["celery_1"] / r["celery_2"] for r in rounds]
+    cost = [r["celery_1"] / r["embedded_1"] - 1 for r in rounds]
+    figures["celery_2_over_1"] = round(statistics.median(ratio), 3)
+    figures["embedded_2_over_1"] = round(statistics.median(r["embedded_1"] / r["embedded_2"] for r in rounds), 3)
+    figures["celery_cost_fraction"] = round(statistics.median(cost), 4)
+    print(f"tournament: {total} {args.game} matches (heuristic vs random), {os.cpu_count()} CPUs"
+          + (f"; medians of {len(rounds)} rounds" if len(rounds) > 1 else ""))
     for key in ("embedded_1", "embedded_2", "celery_1", "celery_2"):
         f = figures[key]
         print(f"  {key:<11} {f['seconds']:7.2f} s  {f['matches_per_minute']:9.1f} matches/min")

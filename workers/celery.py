@@ -8,15 +8,12 @@
     its own ``store_url`` (the submitter passes the one it used).
 ``ARENA_VISIBILITY_TIMEOUT`` (seconds, default 3600)
     with ``acks_late`` on Redis, a message that is not acknowledged within this
-    time is delivered again. It must stay above the longest batch: the submitter
-    sizes batches to about :data:`arena.tournaments.executors.TARGET_BATCH_SECONDS`
-    (20 s of play, at most 50 matches) and a match is bounded by its decision
-    deadlines, so one hour leaves a wide margin. A redelivered batch is harmless
-    anyway (recorded matches are skipped, a record is written once by match id);
-    the timeout only sets how long the batches of a worker *host* that vanished
-    (kill -9 of the whole worker) wait before another worker takes them. A worker
-    *child* that dies is noticed by its parent at once (``task_reject_on_worker_lost``)
-    and its batch requeued immediately.
+    time is delivered again. Messages here are offers of work
+    (``arena.tournament.work``, at most :data:`workers.tasks.TARGET_WORK_SECONDS` of
+    play each) that carry no match ids, so a redelivered offer is harmless and a
+    lost one costs nothing: liveness comes from the store's leases and the
+    conductor (:mod:`arena.tournaments.conductor`), never from redelivery. The
+    timeout only bounds how long an unacknowledged offer lingers.
 ``ARENA_UNACKED_RESTORE_INTERVAL``, ``ARENA_UNACKED_RESTORE_THROTTLE`` (default 10, 10)
     kombu looks for unacknowledged messages older than the visibility timeout every
     interval x throttle seconds (100 s by default); the fault tests use 1 and 1 with
@@ -25,8 +22,7 @@
 kombu guards each restore scan with a mutex key in Redis that expires after 300 s
 by default; a worker killed inside a scan would block every other worker's
 restores for that long, so :data:`UNACKED_MUTEX_EXPIRE` is 5 s (a scan takes
-milliseconds; if two ever overlap, a batch is delivered twice and its matches are
-still recorded once).
+milliseconds; if two ever overlap, an offer is delivered twice, which is harmless).
 
 Run: ``celery -A workers.celery worker -l info`` (or ``arena worker``). Prefork is
 fine: tasks never use gRPC (remote bots are reached through Redis,

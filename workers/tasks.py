@@ -3,9 +3,9 @@
 ``arena.tournament.work(tournament_id)`` is an *offer* of work, sent by a
 conductor (:mod:`arena.tournaments.conductor`, through
 :class:`workers.dispatch.CeleryDispatcher`). It carries no match ids: it leases the
-tournament's playable matches from the store one at a time (owner
-``celery:<host>:<pid>``), renews its leases by heartbeat while it plays, and
-records each match exactly once, until nothing is left to lease or
+tournament's playable matches from the store, about :data:`TARGET_BATCH_SECONDS` of
+play at a time (owner ``celery:<host>:<pid>``), renews its leases by heartbeat while
+it plays, and records each match exactly once, until nothing is left to lease or
 :data:`TARGET_WORK_SECONDS` have passed. A match that raises is marked ``failed``
 (the conductor retries it with backoff, up to its attempts). Store errors are
 retried with backoff; a record that still cannot be written after two lease
@@ -37,7 +37,7 @@ from typing import Any
 
 from celery import shared_task
 
-__all__ = ["work", "get_store", "warm_up", "TARGET_WORK_SECONDS"]
+__all__ = ["work", "get_store", "warm_up", "TARGET_WORK_SECONDS", "TARGET_BATCH_SECONDS", "MAX_BATCH"]
 
 log = logging.getLogger("arena.workers")
 
@@ -45,6 +45,14 @@ TARGET_WORK_SECONDS = 20.0
 """How long one offer plays at most before it returns (another offer goes on):
 long enough that Celery's own cost per offer is negligible, short enough to spread
 a tournament over the workers and keep the broker's redelivery out of the way."""
+
+TARGET_BATCH_SECONDS = 1.0
+"""A task leases about this much play at a time (from the duration of its last
+batch), at most :data:`MAX_BATCH` matches: the tail of a tournament is uneven by at
+most about this long across workers, and short matches cost one lease round trip
+per batch instead of one each."""
+
+MAX_BATCH = 16
 
 _stores: dict[tuple[int, str], Any] = {}
 _lock = threading.Lock()
@@ -134,48 +142,56 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
     start = time.monotonic()
     stop = early_stop(store, tournament_id)
     retry = settings.lease_seconds
+    batch = 1
     with Heartbeat(store, owner, settings):
         while time.monotonic() - start < max_seconds:
             if stop is not None and stop():
                 break
+            limit = batch
             specs = with_store_retries(lambda: store.lease_next(tournament_id, owner,
-                                                                 settings.lease_seconds),
+                                                                 settings.lease_seconds, limit),
                                        seconds=retry, what="lease")
             if not specs:
                 break
-            spec = specs[0]
-            try:
-                if in_process(spec):
-                    raise ValueError("Blue Chip robots play only in the process hosting their Table "
-                                     "Manager (arena tournament run FILE --bluechip HOST:PORT)")
-                verdict = check_presence(store, spec, owner, default_router(), settings) \
-                    if remote_bots(spec) else "play"
-                if verdict == DEFERRED:
-                    continue  # a remote bot is offline: the match waits for it
-                if verdict == FORFEIT:
-                    record = forfeit_record(spec, offline_bots(spec, default_router()),
-                                            settings.absence_limit)
-                else:
-                    record = play_spec(spec)
-            except RouteFailure as exc:  # the platform failed, not a bot: void, replayed
-                log.warning("match %s void (platform fault): %s", spec.match_id, exc)
-                voided += 1
-                reason = str(exc)
-                with_store_retries(lambda: store.void(spec.match_id, owner, settings.heartbeat_seconds,
-                                                      reason), seconds=retry, what="void")
-                continue
-            except Exception as exc:  # noqa: BLE001 - recorded as the match's failure
-                log.exception("match %s failed", spec.match_id)
-                errors.append(f"{spec.match_id}: {type(exc).__name__}: {exc}")
-                failed += 1
-                with_store_retries(lambda: store.mark_failed(spec.match_id, owner, errors[-1]),
-                                   seconds=retry, what="mark failed")
-                continue
-            # a store outage is waited out for up to two leases; after that the
-            # lease expires and the match is offered again (and replays identically)
-            if with_store_retries(lambda: store.record_result(record), seconds=2 * retry,
-                                  what=f"record {spec.match_id}"):
-                recorded += 1
+            began = time.monotonic()
+            for spec in specs:
+                try:
+                    if in_process(spec):
+                        raise ValueError("Blue Chip robots play only in the process hosting their "
+                                         "Table Manager (arena tournament run FILE --bluechip HOST:PORT)")
+                    verdict = check_presence(store, spec, owner, default_router(), settings) \
+                        if remote_bots(spec) else "play"
+                    if verdict == DEFERRED:
+                        continue  # a remote bot is offline: the match waits for it
+                    if verdict == FORFEIT:
+                        record = forfeit_record(spec, offline_bots(spec, default_router()),
+                                                settings.absence_limit)
+                    else:
+                        record = play_spec(spec)
+                except RouteFailure as exc:  # the platform failed, not a bot: void, replayed
+                    log.warning("match %s void (platform fault): %s", spec.match_id, exc)
+                    voided += 1
+                    reason, match_id = str(exc), spec.match_id
+                    with_store_retries(lambda: store.void(match_id, owner, settings.heartbeat_seconds,
+                                                          reason), seconds=retry, what="void")
+                    continue
+                except Exception as exc:  # noqa: BLE001 - recorded as the match's failure
+                    log.exception("match %s failed", spec.match_id)
+                    errors.append(f"{spec.match_id}: {type(exc).__name__}: {exc}")
+                    failed += 1
+                    match_id = spec.match_id
+                    with_store_retries(lambda: store.mark_failed(match_id, owner, errors[-1]),
+                                       seconds=retry, what="mark failed")
+                    continue
+                # a store outage is waited out for up to two leases; after that the
+                # lease expires and the match is offered again (and replays identically)
+                if with_store_retries(lambda: store.record_result(record), seconds=2 * retry,
+                                      what=f"record {spec.match_id}"):
+                    recorded += 1
+            # lease about TARGET_BATCH_SECONDS of play at a time (short matches: fewer
+            # store round trips; long ones: one at a time, so the work stays spread)
+            per_match = (time.monotonic() - began) / len(specs)
+            batch = max(1, min(MAX_BATCH, int(TARGET_BATCH_SECONDS / max(per_match, 1e-3))))
     # the tournament may be complete now: finish it at once instead of at the next pass
     try:
         Conductor(store, CeleryDispatcher(self.app, store_url=url), settings).reconcile(tournament_id)

@@ -731,40 +731,52 @@ class Store:
     def record_result(self, record: MatchRecord) -> bool:
         """Store a finished match exactly once, keyed by ``record.match_id``.
 
-        In one transaction: the record, one results row per seat, and the spec's
-        status ``done``. Returns True if this call wrote it, False if a record with
-        this match id was already stored (then nothing is written). Safe under
-        concurrent writers in several processes, on SQLite and PostgreSQL.
+        In one transaction: the record, one results row per seat (for a finished
+        match: a forfeit scores nothing), and the spec's status ``done``. Returns
+        True if this call wrote it, False if a record with this match id was already
+        stored (then nothing is written). Safe under concurrent writers in several
+        processes, on SQLite and PostgreSQL.
         """
-        data = record.to_dict()
+        return self.record_results([record])[0]
+
+    def record_results(self, records: Sequence[MatchRecord]) -> list[bool]:
+        """:meth:`record_result` for several records in one transaction (one lock
+        and one commit for a worker's batch); per record, whether this call wrote it."""
+        if not records:
+            return []
         now = utcnow()
-        finished = _parse_time(record.finished_at) or now
         with self._write() as conn:
             hot = _hot(conn)
-            spec_row = conn.execute(hot.spec_of, {"p_mid": record.match_id}).first()
-            if spec_row is not None:
-                tournament_id: str | None = spec_row.tournament_id
-                entrants = list(spec_row.spec.get("entrants", []))
-            else:
-                tag = record.tags.get("tournament")
-                tournament_id = tag if isinstance(tag, str) else None
-                entrants = []
-            inserted = conn.execute(hot.insert_record, dict(
-                match_id=record.match_id, tournament_id=tournament_id, record=data,
-                finished_at=finished)).first()
-            if inserted is None:  # a record of this match id exists: write nothing
-                return False
-            seats = []  # per-seat results of a finished match only (a forfeit scores nothing)
-            for i, bot in enumerate(record.seats if record.terminal else ()):
-                seats.append(dict(
-                    match_id=record.match_id, tournament_id=tournament_id, ruleset=record.ruleset,
-                    seat=i, entrant=entrants[i] if i < len(entrants) else bot, bot=bot,
-                    returns=float(record.returns[i]) if i < len(record.returns) else 0.0))
-            if seats:
-                conn.execute(hot.insert_results, seats)
-            if spec_row is not None:
-                conn.execute(hot.done, {"p_mid": record.match_id, "p_now": now})
-            return True
+            return [self._record(conn, hot, r, now) for r in records]
+
+    @staticmethod
+    def _record(conn: Connection, hot: _Hot, record: MatchRecord, now: datetime) -> bool:
+        data = record.to_dict()
+        finished = _parse_time(record.finished_at) or now
+        spec_row = conn.execute(hot.spec_of, {"p_mid": record.match_id}).first()
+        if spec_row is not None:
+            tournament_id: str | None = spec_row.tournament_id
+            entrants = list(spec_row.spec.get("entrants", []))
+        else:
+            tag = record.tags.get("tournament")
+            tournament_id = tag if isinstance(tag, str) else None
+            entrants = []
+        inserted = conn.execute(hot.insert_record, dict(
+            match_id=record.match_id, tournament_id=tournament_id, record=data,
+            finished_at=finished)).first()
+        if inserted is None:  # a record of this match id exists: write nothing
+            return False
+        seats = []  # per-seat results of a finished match only (a forfeit scores nothing)
+        for i, bot in enumerate(record.seats if record.terminal else ()):
+            seats.append(dict(
+                match_id=record.match_id, tournament_id=tournament_id, ruleset=record.ruleset,
+                seat=i, entrant=entrants[i] if i < len(entrants) else bot, bot=bot,
+                returns=float(record.returns[i]) if i < len(record.returns) else 0.0))
+        if seats:
+            conn.execute(hot.insert_results, seats)
+        if spec_row is not None:
+            conn.execute(hot.done, {"p_mid": record.match_id, "p_now": now})
+        return True
 
     def record(self, match_id: str) -> MatchRecord | None:
         """The stored record of a match, or None."""

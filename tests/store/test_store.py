@@ -210,6 +210,24 @@ def test_record_result_exactly_once_and_round_trip(store: Store) -> None:
     assert store.status_counts("t1")["done"] == 4
 
 
+def test_record_results_in_one_transaction_each_once(store: Store) -> None:
+    _add(store)
+    recs = [make_record("t1", i) for i in range(3)]
+    assert store.record_results([recs[0], recs[1], recs[0]]) == [True, True, False]
+    assert store.record_results([recs[1], recs[2]]) == [False, True]
+    assert store.record_results([]) == []
+    assert list(store.records("t1")) == recs and store.progress("t1") == (3, 4)
+    assert len(store.results("t1")) == 6  # two seats each, written once
+
+
+def test_a_record_that_is_not_terminal_writes_no_results_rows(store: Store) -> None:
+    _add(store)
+    forfeit = MatchRecord.from_dict({**make_record("t1", 0).to_dict(), "terminal": False,
+                                     "actions": [], "returns": []})
+    assert store.record_result(forfeit) and store.record(forfeit.match_id) == forfeit
+    assert store.results("t1") == [] and store.progress("t1") == (1, 4)
+
+
 def test_results_rows(store: Store) -> None:
     _add(store)
     for i in range(2):

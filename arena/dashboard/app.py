@@ -8,9 +8,19 @@ Pages (server-rendered Jinja2; CSS and JS served from ``static/``, no CDN):
 ``/ratings``                           Elo per ruleset with Bradley-Terry error bars and history charts
 ``/bots``, ``/bots/{name}``            bots; a bot's results, matches and faults
 ``/matches/{match_id}``                a match with its replay viewer
+``/leagues``, ``/leagues/{id}``        leagues; a league's division tables per season (zones,
+                                       moves), its all-time table and ratings (``?season=N``)
 =====================================  ==================================================
 
-JSON: ``/api/tournaments``, ``/api/tournaments/{id}``, ``/api/ratings``,
+A tournament's page shows what its format adds: a Swiss event its rounds (pairings,
+results, byes, the standings after each round with the tie-breaks), a ladder its live
+leaderboard (ratings with 95% intervals, games, recent encounters; polls its JSON), a
+bridge tournament a traveller per board (:mod:`arena.dashboard.travellers`).
+
+JSON (strict: a number that is undefined is ``null``, never ``NaN``):
+``/api/tournaments``, ``/api/tournaments/{id}``, ``/api/tournaments/{id}/swiss``,
+``/api/tournaments/{id}/ladder``, ``/api/tournaments/{id}/travellers``, ``/api/ratings``,
+``/api/leagues``, ``/api/leagues/{id}`` (``?season=N``),
 ``/api/matches/{match_id}/replay`` (the views of :func:`arena.dashboard.replay.replay_views`).
 Downloads: ``/tournaments/{id}/records.jsonl`` and ``.pbn`` (bridge),
 ``/matches/{match_id}/record.jsonl`` and ``.pbn``. Charts: ``/ratings/{ruleset}/history.svg``
@@ -35,15 +45,19 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
 
-from arena.dashboard import data
+from arena.dashboard import data, events
 from arena.dashboard.replay import replay_views
+from arena.dashboard.travellers import BoardResults, travellers
 from arena.records.record import MatchRecord, dumps
 from arena.store import Store, TournamentNotFoundError
 
 __all__ = ["create_app"]
 
 _HERE = Path(__file__).parent
+MATCH_ROWS = 400
+"""Matches listed on a tournament page (a ladder's newest; the rest: the downloads)."""
 SUITS = {"C": ("\u2663", "black"), "D": ("\u2666", "red"), "H": ("\u2665", "red"), "S": ("\u2660", "black")}
 
 
@@ -59,6 +73,53 @@ def _fmt(v: Any) -> str:
 
 def _q(text: Any) -> str:
     return quote(str(text), safe="")
+
+
+def _pts(v: Any) -> str:
+    """A score without trailing zeros: ``1``, ``0.5``, ``12.37``, ``-`` for none."""
+    if v is None or (isinstance(v, float) and v != v):
+        return "-"
+    if isinstance(v, (int, float)):
+        text = f"{float(v):.2f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+    return str(v)
+
+
+def _signed(v: Any) -> str:
+    text = _pts(v)
+    return text if text in ("-", "0") or text.startswith("-") else "+" + text
+
+
+def _card_html(token: Any) -> Markup:
+    """A card token as bridge writes a lead: suit symbol, then rank (``♥K``)."""
+    t = str(token or "")
+    if len(t) != 2 or t[1] not in SUITS:
+        return Markup(escape(t or "-"))
+    sym, colour = SUITS[t[1]]
+    rank = "10" if t[0] == "T" else t[0]
+    return Markup(f'<span class="suit {colour}">{sym}</span>{escape(rank)}')
+
+
+def _contract_html(contract: Any) -> Markup:
+    """``4SX`` as ``4♠X`` (``3NT``, ``Pass`` as they are)."""
+    import re
+
+    m = re.match(r"^([1-7])(NT|N|[CDHS])(X{0,2})$", str(contract or ""))
+    if m is None:
+        return Markup(escape(contract or "-"))
+    level, strain, dbl = m.groups()
+    if strain in ("NT", "N"):
+        return Markup(f"{level}NT{dbl}")
+    sym, colour = SUITS[strain]
+    return Markup(f'{level}<span class="suit {colour}">{sym}</span>{dbl}')
+
+
+class StrictJSONResponse(JSONResponse):
+    """JSON with every non-finite number written as ``null`` (``JSON.parse`` reads it)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(data.strict(content), ensure_ascii=False, allow_nan=False,
+                          separators=(",", ":")).encode("utf-8")
 
 
 class _ReplayCache:
@@ -89,15 +150,21 @@ def create_app(store_url: str) -> FastAPI:
     """The dashboard on the store at ``store_url`` (migrated on start if needed)."""
     store = Store(store_url)
     store.migrate()
-    app = FastAPI(title="arena dashboard", docs_url=None, redoc_url=None)
+    app = FastAPI(title="arena dashboard", docs_url=None, redoc_url=None,
+                  default_response_class=StrictJSONResponse)
     app.state.store = store
     app.add_middleware(GZipMiddleware, minimum_size=2000)
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     templates.env.filters["fmt"] = _fmt
     templates.env.filters["q"] = _q
+    templates.env.filters["pts"] = _pts
+    templates.env.filters["signed"] = _signed
+    templates.env.filters["card"] = _card_html
+    templates.env.filters["contract"] = _contract_html
     ratings_cache = data.RatingsCache()
     replays = _ReplayCache()
+    boards = BoardResults()
 
     def page(request: Request, name: str, status_code: int = 200, **ctx: Any) -> HTMLResponse:
         return templates.TemplateResponse(request, name, ctx, status_code=status_code)
@@ -111,7 +178,7 @@ def create_app(store_url: str) -> FastAPI:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         if request.url.path.startswith("/api/") or request.url.path.endswith((".jsonl", ".pbn", ".svg")):
-            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
+            return StrictJSONResponse({"detail": exc.detail}, status_code=exc.status_code)
         return page(request, "error.html", status_code=exc.status_code, title="Not found",
                     detail=exc.detail, code=exc.status_code)
 
@@ -139,15 +206,65 @@ def create_app(store_url: str) -> FastAPI:
         out["standings_error"] = err
         return out
 
+    def extras(info: Any, st: Any) -> dict[str, Any]:
+        """What the tournament's format adds to its page (see the module docstring)."""
+        config = data.tournament_config(info)
+        out: dict[str, Any] = {"swiss": None, "ladder": None, "travellers": None}
+        if config is None:
+            return out
+        if config.format == "swiss":
+            out["swiss"] = events.swiss_view(store, info.id, config)
+        if config.format == "ladder" and st is not None:
+            out["ladder"] = events.ladder_view(store, info.id, config, st)
+        if info.game == "bridge":
+            out["travellers"] = travellers(config, store.records(info.id), boards,
+                                           newest=config.format == "ladder")
+        return out
+
     @app.get("/tournaments/{tid}", response_class=HTMLResponse)
     def tournament(request: Request, tid: str) -> HTMLResponse:
         info = tournament_or_404(tid)
         summary = data.tournament_summary(store, info)
         st, err = data.tournament_standings(store, info)
         matches = data.matches_of(store, tid)
+        fmt = info.config.get("tournament", {}).get("format", "?")
+        shown = matches[-MATCH_ROWS:] if fmt == "ladder" else matches[:MATCH_ROWS]
+        league_id = data.league_of(store, tid)
         return page(request, "tournament.html", title=info.name, t=summary, info=info, standings=st,
-                    standings_error=err, matches=matches, nav="tournaments",
-                    details=_details_tables(st.details) if st is not None else [])
+                    standings_error=err, matches=shown, matches_total=len(matches), nav="tournaments",
+                    fmt=fmt, league_id=league_id,
+                    details=_details_tables({k: v for k, v in st.details.items()
+                                             if not (fmt == "swiss" and k in ("rounds", "after_round"))})
+                    if st is not None else [], **extras(info, st))
+
+    def config_or_404(tid: str, fmt: str) -> tuple[Any, Any]:
+        info = tournament_or_404(tid)
+        config = data.tournament_config(info)
+        if config is None or config.format != fmt:
+            raise HTTPException(404, f"{tid!r} is not a {fmt} tournament")
+        return info, config
+
+    @app.get("/api/tournaments/{tid}/swiss")
+    def api_swiss(tid: str) -> dict[str, Any]:
+        info, config = config_or_404(tid, "swiss")
+        return events.swiss_view(store, info.id, config)
+
+    @app.get("/api/tournaments/{tid}/ladder")
+    def api_ladder(tid: str) -> dict[str, Any]:
+        info, config = config_or_404(tid, "ladder")
+        st, err = data.tournament_standings(store, info)
+        if st is None:
+            raise HTTPException(500, err or "no standings")
+        return events.ladder_view(store, info.id, config, st)
+
+    @app.get("/api/tournaments/{tid}/travellers")
+    def api_travellers(tid: str, limit: int = 200) -> dict[str, Any]:
+        info = tournament_or_404(tid)
+        config = data.tournament_config(info)
+        if info.game != "bridge" or config is None:
+            raise HTTPException(404, "travellers are for bridge tournaments")
+        return travellers(config, store.records(info.id), boards, limit=max(1, min(limit, 2000)),
+                          newest=config.format == "ladder")
 
     @app.get("/tournaments/{tid}/records.jsonl")
     def tournament_jsonl(tid: str) -> Response:
@@ -165,6 +282,34 @@ def create_app(store_url: str) -> FastAPI:
                         headers=_attachment(f"{tid}.pbn"))
 
     # -- ratings ----------------------------------------------------------------------------
+    # -- leagues ------------------------------------------------------------------------------
+    def league_or_404(lid: str, season: int | None) -> dict[str, Any]:
+        from arena.tournaments.league import LeagueError, LeagueNotFoundError
+
+        try:
+            return events.league_view(store, lid, season)
+        except LeagueNotFoundError:
+            raise HTTPException(404, f"no league {lid!r}") from None
+        except LeagueError as exc:
+            raise HTTPException(404, str(exc)) from None
+
+    @app.get("/leagues", response_class=HTMLResponse)
+    def leagues_page(request: Request) -> HTMLResponse:
+        return page(request, "leagues.html", title="Leagues", leagues=data.leagues(store), nav="leagues")
+
+    @app.get("/api/leagues")
+    def api_leagues() -> list[dict[str, Any]]:
+        return data.leagues(store)
+
+    @app.get("/leagues/{lid}", response_class=HTMLResponse)
+    def league_page(request: Request, lid: str, season: int | None = None) -> HTMLResponse:
+        view = league_or_404(lid, season)
+        return page(request, "league.html", title=view["name"], lg=view, nav="leagues")
+
+    @app.get("/api/leagues/{lid}")
+    def api_league(lid: str, season: int | None = None) -> dict[str, Any]:
+        return league_or_404(lid, season)
+
     @app.get("/ratings", response_class=HTMLResponse)
     def ratings(request: Request, game: str | None = None) -> HTMLResponse:
         all_r = ratings_cache.get(store)
@@ -228,10 +373,12 @@ def create_app(store_url: str) -> FastAPI:
     def match(request: Request, match_id: str) -> HTMLResponse:
         spec, state, record = match_parts(match_id)
         seats = list(record.seats) if record is not None else (list(spec.entrants) if spec else [])
-        seat_names = _seat_names(record.game if record else spec.game, len(seats))
+        game = record.game if record else spec.game
+        names = _seat_names(record if record is not None else spec, seats)
+        bots = list((record.tags.get("bots") if record is not None else None) or (spec.bots if spec else []))
         return page(request, "match.html", title=f"Match {match_id}", match_id=match_id, spec=spec,
-                    state=state, record=record, seats=seats, seat_names=seat_names, nav="tournaments",
-                    game=(record.game if record else spec.game),
+                    state=state, record=record, seats=seats, nav="tournaments", game=game, bots=bots,
+                    **names,
                     winners=data.winners(list(record.returns)) if record and record.terminal else set())
 
     @app.get("/api/matches/{match_id}/replay")
@@ -265,14 +412,25 @@ def create_app(store_url: str) -> FastAPI:
     return app
 
 
-def _seat_names(game: str, n: int) -> list[str]:
+def _seat_names(match: Any, seats: list[str]) -> dict[str, Any]:
+    """``seat_labels`` (:func:`arena.dashboard.labels.seat_labels`), ``compass`` (the
+    seats have compass names) and ``side_of`` (each seat's side label, for
+    partnership games other than the compass ones; else empty) of a record or spec."""
+    from arena.dashboard.labels import COMPASS_GAMES, seat_labels, side_labels
     from arena.games import get_game
 
     try:
-        g = get_game(game)
-        return [g.seat_name(s) for s in range(n)]
+        g = get_game(match.game, **({"preset": match.preset} if match.preset else {}), **dict(match.options))
+        labels = seat_labels(g, seats)
+        teams = [list(t) for t in g.teams()]
+        side_of: list[str] = []
+        if g.name not in COMPASS_GAMES and any(len(t) > 1 for t in teams):
+            sides = side_labels(g, seats)
+            where = {s: i for i, t in enumerate(teams) for s in t}
+            side_of = [sides[where[s]] for s in range(len(labels))]
+        return {"seat_labels": labels, "compass": g.name in COMPASS_GAMES, "side_of": side_of}
     except Exception:  # noqa: BLE001 - names are decoration
-        return [str(s) for s in range(n)]
+        return {"seat_labels": [f"seat {s + 1}" for s in range(len(seats))], "compass": False, "side_of": []}
 
 
 def _attachment(filename: str) -> dict[str, str]:
@@ -286,14 +444,23 @@ def _pbn(records: list[MatchRecord], *, event: str) -> str:
 
 
 def _details_tables(details: dict[str, Any]) -> list[dict[str, Any]]:
-    """Format-specific extras of the standings as tables (lists of flat dicts) or key/values."""
+    """Format-specific extras of the standings as tables (lists of flat dicts) or
+    key/values; plain values (a scoring name, a count) come as one ``facts`` entry."""
     out = []
+    facts = []
     for key, value in details.items():
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        if value is None or isinstance(value, (str, int, float, bool)):
+            facts.append(f"{key.replace('_', ' ')}: {_fmt(value)}")
+        elif isinstance(value, list) and not value:
+            continue
+        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
             cols = list(dict.fromkeys(k for v in value for k in v))
             out.append({"name": key, "columns": cols, "rows": [[_fmt(v.get(c)) for c in cols] for v in value]})
         elif isinstance(value, dict) and all(not isinstance(v, (dict, list)) for v in value.values()):
             out.append({"name": key, "columns": list(value), "rows": [[_fmt(v) for v in value.values()]]})
         else:
-            out.append({"name": key, "columns": [], "rows": [], "text": json.dumps(value, indent=1)[:4000]})
+            out.append({"name": key, "columns": [], "rows": [],
+                        "text": json.dumps(data.strict(value), indent=1)[:4000]})
+    if facts:
+        out.insert(0, {"name": "facts", "facts": " · ".join(facts), "columns": [], "rows": []})
     return out

@@ -19,7 +19,7 @@ from arena.store import Store, TournamentInfo
 
 __all__ = ["TournamentSummary", "RulesetRatings", "tournament_summary", "tournament_config",
            "tournament_standings", "matches_of", "RatingsCache", "bot_page", "display_status",
-           "winners"]
+           "winners", "strict", "leagues"]
 
 
 @dataclass
@@ -33,6 +33,8 @@ class TournamentSummary:
     total: int
     counts: dict[str, int]
     created: str
+    format: str = ""
+    """The tournament file's format (``round_robin``, ``duplicate``, ``swiss``, ``ladder`` ...)."""
 
     @property
     def percent(self) -> float:
@@ -41,7 +43,8 @@ class TournamentSummary:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "game": self.game, "status": self.status,
                 "stored_status": self.stored_status, "done": self.done, "total": self.total,
-                "counts": self.counts, "percent": round(self.percent, 1), "created": self.created}
+                "counts": self.counts, "percent": round(self.percent, 1), "created": self.created,
+                "format": self.format}
 
 
 def display_status(done: int, total: int, counts: dict[str, int]) -> str:
@@ -62,7 +65,8 @@ def tournament_summary(store: Store, info: TournamentInfo) -> TournamentSummary:
     counts = store.status_counts(info.id)
     return TournamentSummary(info.id, info.name, info.game, display_status(done, total, counts),
                              info.status, done, total, counts,
-                             info.created.strftime("%Y-%m-%d %H:%M"))
+                             info.created.strftime("%Y-%m-%d %H:%M"),
+                             str((info.config or {}).get("tournament", {}).get("format", "")))
 
 
 def tournament_config(info: TournamentInfo) -> Any:
@@ -191,6 +195,7 @@ def bot_page(store: Store, name: str, *, limit: int = 200) -> dict[str, Any]:
     summary: dict[str, dict[str, Any]] = {}
     matches: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
+    names = _SeatNames()
     for match_id in sorted(per_match, reverse=True):
         seats = per_match[match_id]
         rec = store.record(match_id)
@@ -207,20 +212,49 @@ def bot_page(store: Store, name: str, *, limit: int = 200) -> dict[str, Any]:
             won = bool(top & set(mine))
             if won:
                 s["wins"] += 1.0 / max(1, len({rec.seats[i] for i in top}))
+            labels = names.get(rec)
             for f in rec.faults:
                 if f.seat in mine:
                     s["faults"] += 1
                     faults.append({"match_id": match_id, "seat": f.seat, "step": f.step,
+                                   "seat_label": labels[f.seat] if 0 <= f.seat < len(labels) else str(f.seat),
                                    "kind": f.kind, "reason": f.reason, "answer": f.answer})
+        else:
+            labels = []
         if len(matches) < limit:
             matches.append({"match_id": match_id, "tournament_id": first.tournament_id,
                             "ruleset": first.ruleset, "seats": mine, "returns": my_ret, "won": won,
+                            "seat_labels": [labels[x] if 0 <= x < len(labels) else str(x) for x in mine],
                             "opponents": sorted({b for b in (rec.seats if rec else []) if b != name})})
     for s in summary.values():
         s["mean_return"] = s["returns"] / s["matches"] if s["matches"] else 0.0
         s["win_rate"] = s["wins"] / s["matches"] if s["matches"] else 0.0
     return {"name": name, "summary": sorted(summary.values(), key=lambda s: s["ruleset"]),
             "matches": matches, "faults": faults, "known": bool(results)}
+
+
+class _SeatNames:
+    """Seat labels (:func:`arena.dashboard.labels.seat_labels`) of records, with one
+    game object per game, preset and options."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, Any] = {}
+
+    def get(self, record: MatchRecord) -> list[str]:
+        import json
+
+        from arena.dashboard.labels import seat_labels
+        from arena.games import get_game
+
+        key = json.dumps([record.game, record.preset, record.options], sort_keys=True, default=str)
+        try:
+            game = self._games.get(key)
+            if game is None:
+                game = self._games[key] = get_game(record.game, **({"preset": record.preset} if record.preset
+                                                                     else {}), **record.options)
+            return seat_labels(game, list(record.seats))
+        except Exception:  # noqa: BLE001 - names are decoration
+            return [f"seat {s + 1}" for s in range(len(record.seats))]
 
 
 def all_bots(store: Store) -> list[dict[str, Any]]:
@@ -231,3 +265,57 @@ def all_bots(store: Store) -> list[dict[str, Any]]:
         count[r.bot].add(r.match_id)
         rulesets[r.bot].add(r.ruleset)
     return [{"name": b, "matches": len(count[b]), "rulesets": sorted(rulesets[b])} for b in sorted(count)]
+
+
+def strict(value: Any) -> Any:
+    """``value`` with every non-finite float replaced by ``None`` (strict JSON).
+
+    >>> strict({"a": [1.0, float("nan")], "b": float("inf"), "c": (2, None)})
+    {'a': [1.0, None], 'b': None, 'c': [2, None]}
+    """
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: strict(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return [strict(v) for v in sorted(value, key=str)]
+    return value
+
+
+def leagues(store: Store) -> list[dict[str, Any]]:
+    """Every league in the store (newest first): ``id, name, game, season, state,
+    divisions`` (their names), ``created``."""
+    from sqlalchemy import select
+
+    from arena.store.models import LeagueRow
+
+    t = LeagueRow.__table__
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(t.c.id, t.c.name, t.c.game, t.c.season, t.c.state, t.c.divisions,
+                                   t.c.created).order_by(t.c.created.desc(), t.c.id)).mappings().all()
+    return [{"id": r["id"], "name": r["name"], "game": r["game"], "season": int(r["season"]),
+             "state": r["state"], "created": r["created"].strftime("%Y-%m-%d %H:%M"),
+             "divisions": [d["name"] for d in (r["divisions"] or {}).get("divisions", [])]} for r in rows]
+
+
+def league_of(store: Store, tournament_id: str) -> dict[str, Any] | None:
+    """``{"league", "season", "division"}`` when ``tournament_id`` is a league
+    division's season (``<league>.s<season>.<division>``, as
+    :func:`arena.tournaments.league.division_tournament_id` names them) of a stored
+    league, else ``None``."""
+    import re
+
+    from sqlalchemy import select
+
+    from arena.store.models import LeagueRow
+
+    m = re.match(r"^([A-Za-z0-9][A-Za-z0-9_\-]*)\.s(\d+)\.([A-Za-z0-9][A-Za-z0-9_\-]*)$", tournament_id)
+    if m is None:
+        return None
+    with store.engine.connect() as conn:
+        found = conn.execute(select(LeagueRow.__table__.c.id).where(LeagueRow.id == m.group(1))).first()
+    if found is None:
+        return None
+    return {"league": m.group(1), "season": int(m.group(2)), "division": m.group(3)}

@@ -15,6 +15,14 @@ The hidden-cards rule of the dashboard: :func:`replay_views` reveals the seats
 only for a record that ended (``record.terminal``); a match without a stored
 record has no replay at all, and a record that did not end shows public fields
 only.
+
+Names: ``seat_labels`` and ``side_labels`` (:mod:`arena.dashboard.labels`) are what
+the viewer calls the seats and sides (bridge and calypso: N, E, S, W and N-S, E-W;
+other games: the entrants' names); ``status`` says where the match stands with
+those names, and auction's log lines name the seats too. Bridge views at the end
+of a deal (phase ``over``) carry ``dealt``: every seat's thirteen cards as dealt,
+so the whole deal can be seen once the hands are played out (revealed records
+only).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.core.state import State, observation_to_dict
+from arena.dashboard.labels import named_status, relabel_line, seat_labels, side_labels
 from arena.games import get_game
 from arena.records.record import MatchRecord
 
@@ -66,17 +75,42 @@ def _describe(state: State) -> str:
         return ""
 
 
-def _view(state: State, n: int, reveal: bool, step: int, entry: Any) -> dict[str, Any]:
+class _Names:
+    """The labels of one record's seats and sides, and how to apply them to a view."""
+
+    def __init__(self, game: Any, entrants: list[str]) -> None:
+        self.game = game
+        self.seats = seat_labels(game, entrants)
+        self.sides = side_labels(game, entrants)
+
+    def status(self, state: State, public: dict[str, Any]) -> str:
+        try:
+            named = named_status(self.game, public, self.seats, self.sides, state.is_terminal())
+        except Exception:  # noqa: BLE001 - a description is decoration
+            named = None
+        return named if named is not None else _describe(state)
+
+    def log(self, public: dict[str, Any]) -> None:
+        log = public.get("log")
+        if isinstance(log, list):
+            public["log"] = [relabel_line(self.game.name, x, self.seats) if isinstance(x, str) else x
+                             for x in log]
+
+
+def _view(state: State, n: int, reveal: bool, step: int, entry: Any,
+          names: _Names | None = None) -> dict[str, Any]:
     obs = [_trim(observation_to_dict(state.observation(s))) for s in range(n)]
     public, private = public_private(obs)
     terminal = state.is_terminal()
+    if names is not None:
+        names.log(public)
     view: dict[str, Any] = {
         "step": step,
         "action": None if entry is None else {
             "seat": entry.seat, "text": entry.action, "default": entry.default, "forced": entry.forced},
         "to_act": None if terminal else state.current_player(),
         "terminal": terminal,
-        "status": _describe(state),
+        "status": names.status(state, public) if names is not None else _describe(state),
         "public": public,
         # how many cards each seat holds: public in every one of these games
         "hand_counts": [len(p["hand"]) if isinstance(p.get("hand"), list) else None for p in private],
@@ -91,7 +125,8 @@ def replay_views(record: MatchRecord, *, reveal: bool | None = None) -> dict[str
 
     :param reveal: show the seats' private fields; default (and forced off):
         only when the record ended.
-    :returns: ``{"match_id", "game", "seats" (names), "seat_names", "revealed",
+    :returns: ``{"match_id", "game", "seats" (entrant names), "seat_names" (the
+        game's), "seat_labels", "side_labels", "sides" (seats per side), "revealed",
         "terminal", "returns", "steps": [view, ...], "error"}``; ``error`` is set
         (and ``steps`` holds the views up to it) if an action does not replay.
     """
@@ -99,23 +134,54 @@ def replay_views(record: MatchRecord, *, reveal: bool | None = None) -> dict[str
     game = get_game(record.game, **({"preset": record.preset} if record.preset else {}),
                     **record.options)
     n = game.num_players
+    names = _Names(game, list(record.seats))
     out: dict[str, Any] = {
         "match_id": record.match_id, "game": record.game, "ruleset": record.ruleset,
         "seats": list(record.seats), "seat_names": [game.seat_name(s) for s in range(n)],
+        "seat_labels": names.seats, "side_labels": names.sides,
+        "sides": [list(t) for t in game.teams()],
         "revealed": show, "terminal": record.terminal,
         "returns": list(record.returns) if record.terminal else None,
         "steps": [], "error": None,
     }
+    if record.game == "calypso":
+        from arena.games.calypso.rules import TRUMP
+
+        out["seat_trumps"] = ["CDHS"[t] for t in TRUMP]  # each seat's personal trump suit
     steps: list[dict[str, Any]] = out["steps"]
     try:
         state = game.new_initial_state(seed=record.seed,
                                        decks=record.decks or None, **record.init)
-        steps.append(_view(state, n, show, 0, None))
+        dealt = _Dealt(record.game, show)
+        steps.append(dealt(_view(state, n, show, 0, None, names)))
         for i, entry in enumerate(record.actions, 1):
             if state.is_terminal():
                 raise ValueError(f"action {i} comes after the end of the match")
             state.apply_action(state.string_to_action(entry.action))
-            steps.append(_view(state, n, show, i, entry))
+            steps.append(dealt(_view(state, n, show, i, entry, names)))
     except Exception as exc:  # noqa: BLE001 - show what replays, report the rest
         out["error"] = f"{type(exc).__name__}: {exc}"
     return out
+
+
+class _Dealt:
+    """Bridge: remembers the hands of each deal as dealt (the first view of a deal),
+    and gives them to the views at the deal's end (``dealt``), when revealed."""
+
+    def __init__(self, game: str, reveal: bool) -> None:
+        self.on = game == "bridge" and reveal
+        self.deal: Any = None
+        self.hands: list[list[str]] | None = None
+
+    def __call__(self, view: dict[str, Any]) -> dict[str, Any]:
+        if not self.on:
+            return view
+        pub = view["public"]
+        seats = view.get("seats") or []
+        if pub.get("deal") != self.deal and seats and all(isinstance(p.get("hand"), list) and p["hand"]
+                                                          for p in seats):
+            self.deal = pub.get("deal")
+            self.hands = [list(p["hand"]) for p in seats]
+        if pub.get("phase") == "over" and self.hands is not None:
+            view["dealt"] = [list(h) for h in self.hands]
+        return view

@@ -1,5 +1,6 @@
 """Browser test: a real dashboard server (uvicorn in a subprocess on 127.0.0.1, a free
-port) on a store with finished tournaments of every game, driven by
+port) on a store with finished tournaments of every game, Swiss, ladder, pairs and league
+events (:mod:`tests.dashboard.store_fixture`), driven by
 ``browser/run.js`` (playwright-core with Debian's /usr/bin/chromium).
 
 Screenshots of every page kind go to ``artifacts/screenshots/`` at the repository
@@ -58,6 +59,7 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 20.0
     raise TimeoutError(f"dashboard did not answer on {url} within {timeout} s")
 
 
+@pytest.mark.timeout(480)
 def test_browser(dashboard_store: dict[str, Any], tmp_path: Path) -> None:
     why = _missing()
     if why:
@@ -74,14 +76,17 @@ def test_browser(dashboard_store: dict[str, Any], tmp_path: Path) -> None:
         _wait_healthy(base, proc)
         shots = Path(os.environ.get("ARENA_SCREENSHOTS", ROOT / "artifacts" / "screenshots"))
         run = subprocess.run(["node", str(BROWSER / "run.js"), base, str(shots)], cwd=ROOT,
-                             capture_output=True, text=True, timeout=150,
+                             capture_output=True, text=True, timeout=300,
                              env={**os.environ, "CHROMIUM": CHROMIUM})
         out = run.stdout + run.stderr
         assert run.returncode == 0, out[-6000:]
         assert " 0 failed" in out
         for kind in ("tournaments", "tournament-bridge", "ratings", "bot", "replay-bridge-middle",
                      "replay-canasta-middle", "replay-calypso-middle", "replay-rummy-middle",
-                     "replay-auction-middle", "match-running", "match-unfinished"):
+                     "replay-auction-middle", "match-running", "match-unfinished", "replay-bridge-trick",
+                     "replay-bridge-deal-end", "replay-canasta-melds", "tournament-bridge-travellers",
+                     "tournament-pairs", "tournament-swiss", "tournament-ladder", "tournament-ladder-live",
+                     "leagues", "league"):
             assert (shots / f"{kind}.png").stat().st_size > 5000, kind
     finally:
         proc.terminate()

@@ -2,10 +2,14 @@
 // Browser test of the arena dashboard: node run.js <base-url> <screenshot-dir>
 //
 // Drives Debian's Chromium (/usr/bin/chromium, or $CHROMIUM) with playwright-core against a
-// running dashboard whose store holds the example tournaments (finished) and the
-// "live-bridge" tournament (in progress), as built by tests/dashboard/store_fixture.py.
-// Loads every page kind, steps through a replay of every game, checks what is shown,
-// and saves a screenshot of each page. Prints "N passed, M failed" and exits 1 on failure.
+// running dashboard whose store holds the example tournaments (finished), the
+// "live-bridge" tournament (in progress), the example Swiss event, ladders (finished and
+// in progress), a bridge pairs event and the example league, as built by
+// tests/dashboard/store_fixture.py. Loads every page kind, steps through a replay of every
+// game, checks what is shown (and that each game is shown by its players' conventions:
+// bridge hands, dealer, vulnerability, dummy, tricks and travellers; canasta melds by side;
+// seats named by their entrants), and saves a screenshot of each page. Prints
+// "N passed, M failed" and exits 1 on failure.
 "use strict";
 const fs = require("fs");
 const os = require("os");
@@ -141,6 +145,189 @@ async function replay(page, game, href) {
   await shot(page, `replay-${game}-end`);
 }
 
+const SUIT_ROWS = ["S", "H", "D", "C"];
+const RANKS_HIGH = "AKQJT98765432";
+
+// Bridge by bridge players' conventions, through a whole board.
+async function bridgeConventions(page, href) {
+  check(await open(page, href) === 200, "bridge conventions: match page loads");
+  await page.waitForSelector("#replay[data-steps]", { timeout: 15000 });
+  const steps = Number(await page.getAttribute("#replay", "data-steps"));
+  // The deal: each hand spades first, one suit per row, high to low, 13 cards.
+  const hands = await page.$$eval(".seat-panel", (panels) => panels.map((p) => ({
+    seat: p.getAttribute("data-seat"), label: p.querySelector(".seat-label").textContent,
+    rows: Array.from(p.querySelectorAll("[data-key=hand] .suit-row")).map((r) => ({
+      suit: r.getAttribute("data-suit"), cards: Array.from(r.querySelectorAll(".card")).map((c) => c.getAttribute("data-card")) })) })));
+  check(hands.length === 4 && hands.map((x) => x.label).join("") === "NESW", "bridge: seats are N, E, S, W");
+  check(hands.every((x) => x.rows.map((r) => r.suit).join("") === SUIT_ROWS.join("")), "bridge: every hand shows spades, hearts, diamonds, clubs, one suit per row");
+  check(hands.every((x) => x.rows.every((r) => r.cards.every((c) => c[1] === r.suit))), "bridge: each row holds its suit only");
+  check(hands.every((x) => x.rows.every((r) => r.cards.every((c, i) => i === 0 || RANKS_HIGH.indexOf(r.cards[i - 1][0]) < RANKS_HIGH.indexOf(c[0])))),
+    "bridge: each suit is high to low");
+  check(hands.every((x) => x.rows.reduce((n, r) => n + r.cards.length, 0) === 13), "bridge: 13 cards a hand");
+  const vul = await text(page, "#vul");
+  check(/^(None|N-S|E-W|Both) vul$/.test(vul), "bridge: vulnerability as bridge says it (" + vul + ")");
+  const info = await text(page, "#board-info");
+  const dealer = (/Dealer ([NESW])/.exec(info) || [])[1];
+  const marked = await page.$$eval(".seat-panel", (ps) => ps.filter((p) => p.querySelector(".badge.dealer")).map((p) => p.querySelector(".seat-label").textContent));
+  check(dealer && marked.length === 1 && marked[0] === dealer, "bridge: the dealer (" + dealer + ") is marked at the table");
+  check(await count(page, "table.auction th .dealer-mark") === 1, "bridge: the dealer is marked in the bidding table");
+  const vulSeats = await page.$$eval(".seat-panel.vul .seat-label", (xs) => xs.map((x) => x.textContent).join(""));
+  const expectVul = { "None vul": "", "N-S vul": "NS", "E-W vul": "EW", "Both vul": "NESW" }[vul];
+  check(vulSeats === expectVul, "bridge: vulnerable seats marked (" + vulSeats + ")");
+  // After the auction: declarer and dummy marked, the contract by seat name.
+  const views = (await (await page.request.get(base + href.replace("/matches/", "/api/matches/") + "/replay")).json()).steps;
+  const i = views.findIndex((v) => v.public.declarer >= 0);
+  await page.locator("#slider").fill(String(i));
+  const contract = await text(page, "#contract");
+  const m = /by ([NESW]) \u00b7 dummy ([NESW])/.exec(contract);
+  check(!!m, "bridge: contract line names declarer and dummy (" + contract.replace(/\s+/g, " ") + ")");
+  const decl = await page.$$eval(".seat-panel", (ps) => ps.filter((p) => p.querySelector(".badge.declarer")).map((p) => p.querySelector(".seat-label").textContent));
+  const dummy = await page.$$eval(".seat-panel", (ps) => ps.filter((p) => p.querySelector(".badge.dummy-badge")).map((p) => p.querySelector(".seat-label").textContent));
+  check(m && decl.length === 1 && decl[0] === m[1] && dummy.length === 1 && dummy[0] === m[2], "bridge: declarer and dummy marked at their seats");
+  // Mid play: the last trick's leader and winner by seat name; the trick-by-trick grid.
+  const mid = Math.floor((i + steps) / 2);
+  const j = views.findIndex((v, k) => k >= mid && v.public.current_trick.length === 0 && v.public.tricks.length > 0);
+  await page.locator("#slider").fill(String(j));
+  const leader = await page.getAttribute("#last-trick .caption", "data-leader");
+  const winner = await page.getAttribute("#last-trick .caption", "data-winner");
+  check(/^[NESW]$/.test(leader) && /^[NESW]$/.test(winner), `bridge: last trick led by ${leader}, won by ${winner} (seat names)`);
+  check(!/(led|won) by [0-3]\b/.test(await text(page, ".center")), "bridge: no seat number in the middle of the table");
+  await shot(page, "replay-bridge-trick");
+  const gridRows = await count(page, "#trick-grid tbody tr:not(.current)");
+  const tricksDone = await page.evaluate(() => Number(document.querySelector("#trick-grid tbody tr:last-child").getAttribute("data-trick")));
+  check(gridRows >= 1 && tricksDone >= gridRows, `bridge: trick-by-trick grid (${gridRows} tricks)`);
+  const perRow = await page.$$eval("#trick-grid tbody tr:not(.current)", (rs) => rs.map((r) => [r.querySelectorAll("td.lead").length, r.querySelectorAll("td.win").length, r.querySelectorAll(".card").length]));
+  check(perRow.every((x) => x[0] === 1 && x[1] === 1 && x[2] === 4), "bridge: each trick row shows 4 cards, the lead and the winner marked");
+  // The end: the whole deal as dealt, 13 tricks, the result.
+  await page.click("#last");
+  const dealt = await page.$$eval(".seat-panel", (ps) => ps.map((p) => p.querySelectorAll("[data-key=dealt] .card").length));
+  check(dealt.length === 4 && dealt.every((n) => n === 13), "bridge: the full deal is visible at the end (" + dealt.join(",") + ")");
+  const endHands = await page.$$eval(".seat-panel", (ps) => ps.map((p) => Array.from(p.querySelectorAll("[data-key=dealt] .card")).map((c) => c.getAttribute("data-card")).join(" ")));
+  check(endHands.join("|") === hands.map((x) => x.rows.map((r) => r.cards.join(" ")).filter(Boolean).join(" ")).join("|"), "bridge: the end shows the hands as dealt");
+  check(await count(page, "#trick-grid tbody tr") === 13, "bridge: the grid holds all 13 tricks at the end");
+  check(/by [NESW]/.test(await text(page, "#result")), "bridge: the result is shown (" + await text(page, "#result") + ")");
+  await shot(page, "replay-bridge-deal-end");
+}
+
+// Canasta: melds under the side that made them, canastas marked natural, mixed or wild.
+async function canastaMelds(page, href) {
+  await open(page, href);
+  await page.waitForSelector("#replay[data-steps]", { timeout: 15000 });
+  await page.click("#last");
+  const sides = await page.$$eval(".side-block .side-name", (xs) => xs.map((x) => x.textContent));
+  check(sides.length === 2 && sides.every((x) => /[a-z]/.test(x) && !/^\d/.test(x)), "canasta: melds grouped by side, sides named (" + sides.join(" / ") + ")");
+  const melds = await page.$$eval(".side-block .meld", (ms) => ms.map((m) => ({
+    key: m.getAttribute("data-key"), kind: m.getAttribute("data-canasta"),
+    badge: (m.querySelector(".canasta-badge") || {}).textContent || "",
+    cards: Array.from(m.querySelectorAll(".card")).map((c) => c.title) })));
+  check(melds.length > 2, `canasta: ${melds.length} melds on the table`);
+  const wild = (c) => c === "joker" || /^2[CDHS]$/.test(c);
+  check(melds.every((x) => (x.cards.length >= 7 && x.key !== "BLACK3") === !!x.kind), "canasta: exactly the melds of 7 or more cards are marked as canastas");
+  check(melds.filter((x) => x.kind).every((x) => x.kind === (x.key === "WILD" ? "wild" : x.cards.some(wild) ? "mixed" : "natural") && x.badge === x.kind + " canasta"),
+    "canasta: canastas marked natural or mixed by their wild cards");
+  check(melds.some((x) => x.kind), "canasta: the match shows a completed canasta");
+  await shot(page, "replay-canasta-melds");
+}
+
+// Canasta, rummy, auction: seats are named by their entrants everywhere in the viewer.
+async function seatNames(page, game, href) {
+  await open(page, href);
+  await page.waitForSelector("#replay[data-steps]", { timeout: 15000 });
+  const steps = Number(await page.getAttribute("#replay", "data-steps"));
+  const bad = [];
+  for (const k of [1, Math.floor(steps / 3), Math.floor(2 * steps / 3), steps - 1]) {
+    await page.locator("#slider").fill(String(k));
+    const labels = await page.$$eval(".seat-panel .seat-label", (xs) => xs.map((x) => x.textContent));
+    const seats = await page.$$eval("#replay .seat", (xs) => xs.map((x) => x.textContent));
+    const logs = await page.$$eval(".item.log", (xs) => xs.map((x) => x.textContent));
+    const status = await text(page, "#status");
+    if (labels.some((x) => /^\d+$/.test(x))) bad.push("panel " + labels.join(","));
+    if (seats.some((x) => /^\d+$/.test(x.trim()))) bad.push("seat " + seats.join(","));
+    if (logs.some((x) => /^\s*\d+ /.test(x))) bad.push("log " + logs.join(" | "));
+    if (/\b[0-3]\+[0-3]\b|seat \d/.test(status)) bad.push("status " + status);
+  }
+  const table = await page.$$eval("#seats tbody .seat-label", (xs) => xs.map((x) => x.textContent.trim()));
+  if (table.some((x) => /^\d+$/.test(x))) bad.push("seat table " + table.join(","));
+  check(bad.length === 0, `${game}: seats named by entrants, never 0-3` + (bad.length ? ": " + bad.join(" ; ") : ""));
+}
+
+async function travellerPages(page) {
+  check(await open(page, "/tournaments/example-bridge") === 200, "bridge teams page loads");
+  const boards = await page.$$eval("details.traveller", (ds) => ds.map((d) => ({
+    rows: d.querySelectorAll(".traveller-table tbody tr").length,
+    contracts: Array.from(d.querySelectorAll("td.contract")).map((c) => c.textContent.trim()),
+    imps: Array.from(d.querySelectorAll("td.imps")).map((c) => c.textContent.trim()) })));
+  check(boards.length === 4, `bridge teams: a traveller per board (${boards.length})`);
+  check(boards.every((b) => b.rows === 2 && b.contracts.every((c) => /^([1-7]([\u2663\u2666\u2665\u2660]|NT)X{0,2}|Pass)$/.test(c))), "bridge teams: each traveller has both rooms' contracts");
+  check(boards.every((b) => b.imps.length === 1 && /^(\S+ \+\d+|0)$/.test(b.imps[0])), "bridge teams: IMPs per table (" + boards.map((b) => b.imps[0]).join(", ") + ")");
+  const heads = await text(page, ".traveller-table thead");
+  check(/Contract/i.test(heads) && /By/i.test(heads) && /Lead/i.test(heads) && /N-S score/i.test(heads), "bridge teams: traveller columns");
+  await shot(page, "tournament-bridge-travellers");
+  check(await open(page, "/tournaments/pairs-bridge") === 200, "bridge pairs page loads");
+  const mp = await page.$$eval("details.traveller", (ds) => ds.map((d) => d.querySelectorAll(".traveller-table tbody tr").length));
+  check(mp.length === 2 && mp.every((n) => n === 3), "bridge pairs: every table's line on each traveller");
+  check(/N-S MP/.test(await text(page, ".traveller-table thead")), "bridge pairs: matchpoints per line");
+  await shot(page, "tournament-pairs");
+}
+
+async function swissPage(page) {
+  check(await open(page, "/tournaments/example-swiss") === 200, "Swiss page loads");
+  check(await count(page, ".swiss-round") === 3, "Swiss: every round shown");
+  const rounds = await page.$$eval(".swiss-round", (rs) => rs.map((r) => ({
+    pairs: r.querySelectorAll(".pairings tbody tr:not(.bye)").length, byes: r.querySelectorAll(".pairings tbody tr.bye").length,
+    results: Array.from(r.querySelectorAll(".pairings td.result")).map((c) => c.textContent.trim()),
+    standings: r.querySelectorAll(".standings-after tbody tr").length,
+    heads: Array.from(r.querySelectorAll(".standings-after thead th")).map((c) => c.textContent.trim()) })));
+  check(rounds.every((r) => r.pairs === 2 && r.byes === 1), "Swiss: pairings and the bye of each round");
+  check(rounds.every((r) => r.results.every((x) => /^\d+(\.\d+)? \u2013 \d+(\.\d+)?$/.test(x))), "Swiss: results of every pairing");
+  check(rounds.every((r) => r.standings === 5), "Swiss: standings after each round");
+  check(rounds.every((r) => ["Buchholz", "median Buchholz", "Sonneborn-Berger", "head to head"].every((t) => r.heads.indexOf(t) >= 0)),
+    "Swiss: tie-breaks shown in the standings of each round");
+  await shot(page, "tournament-swiss");
+}
+
+async function ladderPages(page) {
+  check(await open(page, "/tournaments/example-ladder") === 200, "ladder page loads");
+  check(await count(page, "#leaderboard tbody tr") === 6, "ladder: every entrant on the leaderboard");
+  check(await count(page, "#leaderboard .interval .band") === 6, "ladder: ratings with interval bars");
+  check(/^\u00b1\d/.test(await text(page, "#leaderboard td.err")), "ladder: 95% intervals");
+  check(await count(page, "#recent tbody tr") === 12, "ladder: recent encounters");
+  check((await text(page, "#ladder-live")).trim() === "final", "ladder: a finished ladder says final");
+  const before = await page.$$eval("#leaderboard tbody tr", (rs) => rs.map((r) => r.getAttribute("data-entrant")).join(","));
+  await page.waitForSelector("#ladder[data-polled]", { timeout: 8000 });
+  const after = await page.$$eval("#leaderboard tbody tr", (rs) => rs.map((r) => r.getAttribute("data-entrant")).join(","));
+  check(before === after && await count(page, "#leaderboard .interval .band") === 6, "ladder: the live refresh redraws the same leaderboard");
+  await shot(page, "tournament-ladder");
+  check(await open(page, "/tournaments/live-ladder") === 200, "ladder in progress loads");
+  check((await text(page, "#ladder-live")).trim() === "live", "ladder in progress is live");
+  await page.waitForSelector("#ladder[data-polled]", { timeout: 8000 });
+  check(await count(page, "#recent .badge.pending") >= 1 && await count(page, "#recent .badge.done") >= 1, "ladder in progress: played and scheduled encounters");
+  check(/\d\d:\d\d:\d\d/.test(await text(page, "#ladder-updated")), "ladder in progress: refreshed");
+  await shot(page, "tournament-ladder-live");
+}
+
+async function leaguePages(page) {
+  check(await open(page, "/leagues") === 200, "leagues page loads");
+  check(await count(page, "#leagues tbody tr") === 1, "leagues: the league listed");
+  await shot(page, "leagues");
+  await page.click("#leagues tbody a");
+  await page.waitForSelector("#season-title");
+  check(/Season 3/.test(await text(page, "#season-title")), "league: opens on the running season");
+  check(await count(page, "#seasons a") === 3, "league: a link to every season");
+  await page.click('#seasons a[data-season="1"]');
+  await page.waitForSelector("#moves");
+  check(await count(page, "section.division") === 2, "league: a table per division");
+  check(await count(page, "#division-premier tr.zone-down") === 1 && await count(page, "#division-premier tr.zone-up") === 0, "league: the relegation zone of the top division");
+  check(await count(page, "#division-championship tr.zone-up") === 1 && await count(page, "#division-championship tr.zone-down") === 0, "league: the promotion zone of the lower division");
+  const down = await page.getAttribute("#division-premier tr.zone-down", "data-entrant");
+  const up = await page.getAttribute("#division-championship tr.zone-up", "data-entrant");
+  const moves = await text(page, "#moves");
+  check(moves.indexOf(down) >= 0 && moves.indexOf(up) >= 0, `league: ${up} promoted and ${down} relegated at the season's end`);
+  check(await count(page, "#all-time tbody tr") === 8, "league: the all-time table");
+  check(await count(page, "#league-ratings tbody tr") === 8, "league: ratings across seasons");
+  await shot(page, "league");
+}
+
 async function hidden(page) {
   await open(page, "/tournaments/live-bridge");
   const running = await page.locator("#matches tr", { has: page.locator(".badge.leased") }).locator("a.match-link").getAttribute("href");
@@ -192,6 +379,13 @@ async function hidden(page) {
     await ratings(page);
     await bots(page);
     for (const game of GAMES) await replay(page, game, links[game]);
+    await bridgeConventions(page, links.bridge);
+    await canastaMelds(page, links.canasta);
+    for (const game of ["canasta", "rummy", "auction"]) await seatNames(page, game, links[game]);
+    await travellerPages(page);
+    await swissPage(page);
+    await ladderPages(page);
+    await leaguePages(page);
     await hidden(page);
     const status = await open(page, "/tournaments/no-such-thing");
     check(status === 404 && /no tournament/.test(await text(page, "#error-detail")), "unknown tournament is a 404 page");

@@ -40,28 +40,217 @@ Commands
 from __future__ import annotations
 
 import json
+import math
+import sys
 from pathlib import Path
 from typing import IO, Any, NoReturn, Optional
 
 import typer
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from typer.core import TyperGroup
 
 from arena.bots import list_bots
 from arena.games import get_game, get_game_class, list_games
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Bot arena for card games: play, replay and rate bots.")
+JSON_SCHEMA_VERSION = 1
+"""``schema_version`` of every ``--json`` output of this module."""
+
+
+def _click_class(name: str) -> type[Any]:
+    """A class of the click that typer runs on (typer's own copy in recent typers)."""
+    for cls in typer.BadParameter.__mro__:
+        if cls.__name__ == name:
+            return cls
+    found = getattr(sys.modules[typer.BadParameter.__module__], name, None)
+    return found if isinstance(found, type) else type(name, (Exception,), {})  # absent: never raised
+
+
+_ClickException = _click_class("ClickException")
+_UsageError = _click_class("UsageError")
+_NoArgsIsHelpError = _click_class("NoArgsIsHelpError")
+
+
+class UserError(_ClickException):  # type: ignore[misc, valid-type]
+    """A user error: one line on stderr (``arena CMD: error: ...``), exit status 2
+    (or ``code``), no traceback."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, code: int = 2) -> None:
+        super().__init__(" ".join(str(message).split()))  # one line, whatever the message held
+        self.exit_code = code
+
+
+def fail(message: str, *, code: int = 2) -> NoReturn:
+    """Stop the command with a :class:`UserError`."""
+    raise UserError(message, code=code)
+
+
+class ArenaGroup(TyperGroup):
+    """The root command: every error is one line on stderr and a non-zero exit.
+
+    Click's own usage errors (an unknown option, a bad value, a missing argument)
+    become ``arena CMD: error: <what> (see arena CMD --help)``; a :class:`UserError`
+    is ``arena CMD: error: <message>``. Help texts show a metavar only for options
+    that take a value (see :func:`_tidy_help`).
+    """
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        _tidy_help(self)
+        names = ("args", "prog_name", "complete_var", "standalone_mode")
+        kwargs.update(zip(names, args))  # click's positional order
+        if not kwargs.get("standalone_mode", True):
+            return super().main(**kwargs)
+        argv: list[str] = list(sys.argv[1:] if kwargs.get("args") is None else kwargs["args"])
+        kwargs.update(args=argv, standalone_mode=False)
+        path = self._command_path("arena", argv)  # also as python -m arena
+        try:
+            rv = super().main(**kwargs)
+        except _NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except UserError as exc:
+            typer.echo(f"{path}: error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except _UsageError as exc:
+            typer.echo(f"{path}: error: {_one_line(exc.format_message())} (see {path} --help)", err=True)
+            sys.exit(exc.exit_code)
+        except _ClickException as exc:
+            typer.echo(f"{path}: error: {_one_line(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("aborted", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+    def _command_path(self, prog: str, argv: list[str]) -> str:
+        """``arena tournament run`` for ``["tournament", "run", "x.toml"]``."""
+        parts, cmd = [prog], self
+        for token in argv:
+            sub = getattr(cmd, "commands", {}).get(token)
+            if sub is None:
+                break
+            parts.append(token)
+            cmd = sub
+        return " ".join(parts)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _tidy_help(cmd: Any) -> None:
+    """Help as a command-line user expects it: flags show no type, options their
+    metavar (or the kind of value), arguments only their name (recursively).
+
+    Recent typers print ``<bool>``/``<str>`` type labels beside every parameter and
+    ``{NAME}`` for a required argument; these per-instance overrides are read by
+    their help renderer (older typers do not look at them).
+    """
+    for param in getattr(cmd, "params", []):
+        kind = getattr(param, "param_type_name", "")
+        if kind == "option":
+            if getattr(param, "is_flag", False) or getattr(param, "count", False):
+                param.display_type_rich = lambda ctx=None: None
+            else:
+                label = param.metavar or _type_label(param)
+                param.display_type_rich = lambda ctx=None, label=label: label
+        elif kind == "argument":
+            name = param.metavar or (param.name or "arg").upper()
+            usage = (name if param.required else f"[{name}]") + ("..." if param.nargs != 1 else "")
+            param.display_type_rich = lambda ctx=None: None
+            param._usage_display_name = lambda usage=usage: usage
+    if not getattr(cmd, "_arena_tidy", False) and hasattr(cmd, "get_help_option"):
+        cmd._arena_tidy = True
+        plain = cmd.get_help_option
+
+        def get_help_option(ctx: Any, plain: Any = plain) -> Any:
+            option = plain(ctx)
+            if option is not None:
+                option.display_type_rich = lambda ctx=None: None
+            return option
+
+        cmd.get_help_option = get_help_option
+    for sub in getattr(cmd, "commands", {}).values():
+        _tidy_help(sub)
+
+
+def _type_label(param: Any) -> str:
+    """``N``, ``NUMBER``, ``TEXT``, ``PATH`` or ``a|b|c`` for an option without a metavar."""
+    labels = {"integer": "N", "int": "N", "float": "NUMBER", "text": "TEXT", "str": "TEXT",
+              "path": "PATH", "Path": "PATH"}
+    kind = getattr(param, "type", None)  # click's parameter type (older typers)
+    if kind is not None:
+        choices = getattr(kind, "choices", None)
+        if choices:
+            return "|".join(str(c) for c in choices)
+        return labels.get(str(getattr(kind, "name", "")), "VALUE")
+    desc = getattr(param, "type_descriptor", None)  # recent typers
+    if desc is not None and getattr(desc, "is_choice", False) and getattr(desc, "choices", None):
+        return "|".join(str(getattr(c, "value", c)) for c in desc.choices)
+    annotation = getattr(desc, "annotation", None)
+    for arg in (annotation, *getattr(annotation, "__args__", ())):
+        name = getattr(arg, "__name__", None)
+        if name in labels:
+            return labels[name]
+    return "VALUE"
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            v = version("arena")
+        except PackageNotFoundError:  # run from a source tree
+            from arena import __version__ as v
+        typer.echo(f"arena {v}")
+        raise typer.Exit()
+
+
+app = typer.Typer(cls=ArenaGroup, add_completion=False, no_args_is_help=True,
+                  pretty_exceptions_show_locals=False,
+                  help="Bot arena for card games: play, replay and rate bots; run tournaments.")
+
+
+@app.callback()
+def _main_options(version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                               help="Print the version and exit.")) -> None:
+    """Bot arena for card games: play, replay and rate bots; run tournaments."""
+
+
 console = Console()
 err = Console(stderr=True)
+
+
+def _finite(obj: Any) -> Any:
+    """``obj`` with every NaN or infinite float replaced by ``None`` (JSON ``null``)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def dumps_json(obj: dict[str, Any], **kwargs: Any) -> str:
+    """Strict JSON (no ``NaN``/``Infinity``: undefined figures are ``null``) with a
+    ``schema_version`` field."""
+    data = _finite(obj)
+    data.setdefault("schema_version", JSON_SCHEMA_VERSION)
+    return json.dumps(data, allow_nan=False, **kwargs)
 
 
 def _parse_options(items: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
         if "=" not in item:
-            raise typer.BadParameter(f"option {item!r} must look like key=value")
+            raise UserError(f"option {item!r} must look like key=value")
         key, value = item.split("=", 1)
         try:
             out[key.strip()] = json.loads(value)
@@ -73,7 +262,7 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
 @app.command("games")
 def games_cmd() -> None:
     """List registered games, their presets and built-in bots."""
-    table = Table("game", "presets", "bots", "ruleset")
+    table = _table("game", "presets", "bots", "ruleset")
     for name in list_games():
         cls = get_game_class(name)
         table.add_row(name, ", ".join(cls.presets), ", ".join(list_bots(name)), get_game(name).ruleset)
@@ -83,18 +272,27 @@ def games_cmd() -> None:
 @app.command("play")
 def play_cmd(
     game_name: str = typer.Argument(..., metavar="GAME", help="bridge, canasta, calypso, rummy, auction"),
-    bots: str = typer.Option("heuristic,random", "--bots", "-b",
+    bots: str = typer.Option("heuristic,random", "--bots", "-b", metavar="A,B",
                              help="Comma-separated built-in bots, one per entrant."),
-    games: Optional[int] = typer.Option(None, "--games", "-n", help="Number of seeded deals (matches)."),
-    boards: Optional[int] = typer.Option(None, "--boards", help="Bridge: number of boards (same as --games)."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Event seed; every deal derives from it."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Seats, for games that vary."),
-    preset: Optional[str] = typer.Option(None, "--preset", help="Named rule preset."),
-    option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Local worker processes."),
-    deadline_ms: float = typer.Option(10_000.0, "--deadline-ms", help="Time per decision."),
-    records: Optional[Path] = typer.Option(None, "--records", help="Write match records (JSON Lines)."),
-    pbn: Optional[Path] = typer.Option(None, "--pbn", help="Bridge: write the played boards as PBN."),
+    games: Optional[int] = typer.Option(None, "--games", "-n", metavar="N",
+                                        help="Number of seeded deals (matches). [default: 10]"),
+    boards: Optional[int] = typer.Option(None, "--boards", metavar="N",
+                                         help="Bridge: number of boards (same as --games)."),
+    boards_file: Optional[Path] = typer.Option(None, "--boards-file", metavar="FILE.pbn",
+                                               help="Bridge: play the boards of a PBN file, with their "
+                                                    "numbers (--boards N: the first N)."),
+    seed: int = typer.Option(1, "--seed", "-s", metavar="N", help="Event seed; every deal derives from it."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+                                          help="Seats, for games that vary."),
+    preset: Optional[str] = typer.Option(None, "--preset", metavar="NAME", help="Named rule preset."),
+    option: list[str] = typer.Option([], "--option", "-o", metavar="KEY=VALUE",
+                                     help="Game option (repeatable)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", metavar="N", help="Local worker processes."),
+    deadline_ms: float = typer.Option(10_000.0, "--deadline-ms", metavar="MS", help="Time per decision."),
+    records: Optional[Path] = typer.Option(None, "--records", metavar="FILE.jsonl",
+                                           help="Write match records (JSON Lines)."),
+    pbn: Optional[Path] = typer.Option(None, "--pbn", metavar="FILE.pbn",
+                                       help="Bridge: write the played boards as PBN."),
     as_json: bool = typer.Option(False, "--json", help="Print a machine-readable result."),
     details: Optional[bool] = typer.Option(None, "--details/--no-details",
                                            help="Per-deal lines and score sheets (default: on up to 20 deals)."),
@@ -103,11 +301,13 @@ def play_cmd(
     from arena.match.evaluate import DealResult, compare_bots
     from arena.records import record as rec
 
-    count = boards if boards is not None else games if games is not None else 10
-    if count < 1:
+    count = boards if boards is not None else games if games is not None else None
+    if count is not None and count < 1:
         _play_error(f"--games/--boards must be at least 1, got {count}")
     if jobs < 1:
         _play_error(f"--jobs must be at least 1, got {jobs}")
+    if not deadline_ms > 0:
+        _play_error(f"--deadline-ms must be positive, got {deadline_ms:g}")
     opts = _parse_options(option)
     if players is not None:
         opts["players"] = players
@@ -116,7 +316,7 @@ def play_cmd(
     try:
         game = get_game(game_name, **opts)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+        raise UserError(str(exc)) from None
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if len(names) < 2:
         _play_error(f"--bots needs at least two bots (one per entrant), got {bots!r}; "
@@ -124,7 +324,12 @@ def play_cmd(
     if game.name == "bridge" and len(names) != 2:
         _play_error(f"bridge is a match of two teams: --bots takes two bots, got {len(names)} ({bots})")
     if pbn is not None and game_name != "bridge":
-        raise typer.BadParameter("--pbn is for bridge only")
+        raise UserError("--pbn is for bridge only")
+    inits: list[dict[str, Any]] | None = None
+    if boards_file is not None:
+        inits = _board_inits(game, boards_file, count)
+        count = len(inits)
+    count = 10 if count is None else count
     show = details if details is not None else count <= 20
     keep = bool(records or pbn or show)
     lines: list[str] = []
@@ -144,11 +349,12 @@ def play_cmd(
         task = progress.add_task(f"{game.ruleset} {' vs '.join(names)}", total=count)
         try:
             result = compare_bots(game, names, deals=count, seed=seed, jobs=jobs, tag=f"play-{seed}",
-                                  deadline_ms=deadline_ms, keep_matches=keep, progress=on_deal)
+                                  deadline_ms=deadline_ms, keep_matches=keep, progress=on_deal,
+                                  inits=inits)
         except ValueError as exc:
             if pbn_file:
                 pbn_file.close()
-            raise typer.BadParameter(str(exc)) from None
+            raise UserError(str(exc)) from None
         finally:
             if record_file:
                 record_file.close()
@@ -159,7 +365,7 @@ def play_cmd(
             dump_records([m.record for r in result.results for m in r.matches], pbn_file,
                          Event=f"arena play {game.ruleset}", Site="arena")
     if as_json:
-        print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
+        print(dumps_json(result.to_dict(), indent=2))
         return
     for line in lines:
         console.print(line, highlight=False)
@@ -171,20 +377,53 @@ def play_cmd(
     _print_summary(game, result)
 
 
+def _board_inits(game: Any, path: Path, count: Optional[int]) -> list[dict[str, Any]]:
+    """``new_initial_state`` arguments of the boards of a PBN file (the first ``count``)."""
+    from arena.records.pbn import read_boards
+
+    if game.name != "bridge" or game.options.get("scoring") != "duplicate":
+        fail("--boards-file is for duplicate bridge")
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        fail(f"--boards-file {path}: cannot read: {exc.strerror or exc}")
+    try:
+        board_set = read_boards(text, source=str(path))
+    except ValueError as exc:
+        fail(f"--boards-file {exc}")
+    if count is not None:
+        if count > len(board_set):
+            fail(f"--boards {count}, but {path} has {len(board_set)} boards")
+        board_set = board_set[:count]
+    return [{"board": b.number, "hands": [list(h) for h in b.hands]} for b in board_set]
+
+
 def _play_error(message: str) -> NoReturn:
     """A user error of ``arena play``: one line on stderr, exit status 2."""
-    err.print(f"arena play: error: {message}", highlight=False, markup=False, soft_wrap=True)
-    raise typer.Exit(2)
+    fail(message)
 
 
-def _open_output(path: Optional[Path], option: str) -> Optional[IO[str]]:
-    """``path`` opened for writing before anything is played (``None`` for no path)."""
+def _open_output(path: Optional[Path | str], option: str) -> Optional[IO[str]]:
+    """``path`` opened for writing before anything is played or read (``None`` for
+    no path); a path that cannot be written is a one-line error."""
     if path is None:
         return None
     try:
-        return path.open("w", encoding="utf-8")
+        return open(path, "w", encoding="utf-8")
     except OSError as exc:
-        _play_error(f"{option} {path}: cannot write: {exc.strerror or exc}")
+        fail(f"{option} {path}: cannot write: {exc.strerror or exc}")
+
+
+def _check_writable(path: Path, option: str) -> None:
+    """Fail now (one line) if ``path`` cannot be written later; leaves no file behind."""
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as exc:
+        fail(f"{option} {path}: cannot write: {exc.strerror or exc}")
+    if not existed:
+        path.unlink(missing_ok=True)
 
 
 def _iv(x: Any, digits: int = 2) -> str:
@@ -212,14 +451,14 @@ def _print_sheet(game: Any, match: Any) -> None:
     rows = game.score_sheet(match.state)
     if not rows:
         return
-    table = Table(*rows[0].keys(), title=f"{match.record.match_id} ({', '.join(match.record.seats)})")
+    table = _table(*rows[0].keys(), title=f"{match.record.match_id} ({', '.join(match.record.seats)})")
     for row in rows:
         table.add_row(*(str(v) for v in row.values()))
     console.print(table)
 
 
 def _print_summary(game: Any, result: Any) -> None:
-    table = Table("entrant", "units", "mean score / match", "win rate", "fair share",
+    table = _table("entrant", "units", "mean score / match", "win rate", "fair share",
                   title=f"{result.ruleset}: {result.deals} deals x {result.rotations} rotations")
     for e in result.entrants:
         table.add_row(e.name, str(e.units), _iv(e.score), _iv(e.win_rate, 3), f"{e.expected_win_rate:.3f}")
@@ -245,9 +484,10 @@ def replay_cmd(path: Path = typer.Argument(..., exists=True, dir_okay=False, hel
     from arena.match.replay import verify_record
     from arena.records.record import read_records
 
+    _check_record_file(path)
     errors: list[DecodeError] = []
     ok = bad = 0
-    with path.open(encoding="utf-8") as fp:
+    with path.open(encoding="utf-8", errors="replace") as fp:
         for record in read_records(fp, errors):
             v = verify_record(record)
             if v.ok:
@@ -257,13 +497,42 @@ def replay_cmd(path: Path = typer.Argument(..., exists=True, dir_okay=False, hel
                                   f"{len(record.actions)} actions)", highlight=False)
             else:
                 bad += 1
-                console.print(f"[red]{record.match_id}: FAILED[/red] {v.reason}", highlight=False)
+                console.print(f"[red]{escape(record.match_id)}: FAILED[/red] {escape(v.reason)}", highlight=False)
     for e in errors:
         bad += 1
-        console.print(f"[red]{path}:{e.lineno}: unreadable record[/red] {e.reason}", highlight=False)
+        reason = str(e).removeprefix(f"line {e.lineno}: ")
+        console.print(f"[red]{escape(str(path))}:{e.lineno}: unreadable record[/red] {escape(reason)}",
+                      highlight=False)
     console.print(f"{ok} verified, {bad} failed", highlight=False)
     if bad:
         raise typer.Exit(1)
+
+
+def _check_record_file(path: Path, option: str = "") -> None:
+    """Fail (one line) unless the first non-blank line of ``path`` is a match record:
+    a PBN file, a tournament file or anything else is not read line by line."""
+    from arena.core.errors import DecodeError
+    from arena.records.record import loads
+
+    where = f"{option} {path}" if option else str(path)
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fp:
+            for lineno, line in enumerate(fp, 1):
+                if not line.strip():
+                    continue
+                try:
+                    loads(line, lineno)
+                except DecodeError as exc:
+                    if "truncated record" in str(exc):
+                        return  # a record cut short: reported line by line
+                    pbn = line.lstrip()[:1] in ("[", "%", ";")
+                    kind = (" it looks like PBN (bridge boards: arena play bridge --boards-file and "
+                            "[tournament] boards_file read those);" if pbn else "")
+                    fail(f"{where}: not a record file:{kind} match records are JSON Lines, one record "
+                         "per line, as arena play --records and arena export write them")
+                return
+    except OSError as exc:
+        fail(f"{where}: cannot read: {exc.strerror or exc}")
 
 
 @app.command("ratings")
@@ -278,8 +547,9 @@ def ratings_cmd(
                                          "the same bot are one player)."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw the rating history to a PNG file."),
 ) -> None:
-    """Ratings of the bots in match records: the batch fit with 95% intervals and LOS,
-    the online rater in its own column."""
+    """Ratings of the bots in match records.
+
+    The batch fit with 95% intervals and LOS; the online rater in its own column."""
     from arena.core.errors import DecodeError
     from arena.ratings.errors import RatingError
     from arena.ratings.records import rate_records
@@ -288,21 +558,27 @@ def ratings_cmd(
     from arena.records.record import read_records
 
     if fmt not in ("table", "csv", "json"):
-        raise typer.BadParameter("--format must be table, csv or json")
+        raise UserError("--format must be table, csv or json")
+    if plot is not None:
+        _need("plot", "--plot")
+        _check_writable(plot, "--plot")
     loaded: list[Any] = []
     for path in records:
+        _check_record_file(path, "--records")
         bad: list[DecodeError] = []
-        with path.open(encoding="utf-8") as fp:
+        with path.open(encoding="utf-8", errors="replace") as fp:
             loaded.extend(read_records(fp, errors=bad))
         for e in bad:
-            err.print(f"{path}:{e.lineno}: skipped an unreadable record: {e.reason}", highlight=False,
+            reason = str(e).removeprefix(f"line {e.lineno}: ")
+            what = f"a {reason}" if reason.startswith("truncated") else f"an unreadable record: {reason}"
+            err.print(f"{path}:{e.lineno}: skipped {what}", highlight=False,
                       markup=False, soft_wrap=True)
     try:
         rated = rate_records(loaded, system=system, game=game_name, by_bot=not by_entrant)
     except (ValueError, RatingError) as exc:
-        raise typer.BadParameter(str(exc)) from None
+        raise UserError(str(exc)) from None
     if not rated:
-        raise typer.BadParameter(f"no finished {game_name} matches in the records")
+        raise UserError(f"no finished {game_name} matches in the records")
     outputs: dict[str, dict[str, Any]] = {}
     for ruleset, r in rated.items():
         rater = r.rater
@@ -338,7 +614,7 @@ DB_REMOVED = ("--db {db}: the separate bot file is gone; bots now live in the st
 
 def _db_removed(db: Optional[Path]) -> None:
     if db is not None:
-        raise typer.BadParameter(DB_REMOVED.format(db=db), param_hint="'--db'")
+        raise UserError(DB_REMOVED.format(db=db))
 
 
 @app.command("serve")
@@ -376,23 +652,27 @@ def serve_cmd(
     """Run the gRPC gateway for external bots (and the dashboard) until Ctrl-C or SIGTERM."""
     import logging
 
+    _db_removed(db)
+    _need("gateway", "arena serve")
+    if redis_url:
+        _need("distributed", "arena serve --redis-url")
+    if dashboard_port:
+        _need("dashboard", "arena serve --dashboard-port")
     from arena.gateway.server import GatewayConfig, serve
 
-    _db_removed(db)
     level = logging.getLevelName(log_level.upper())
     if not isinstance(level, int):
-        raise typer.BadParameter(f"unknown level {log_level!r}", param_hint="--log-level")
+        raise UserError(f"--log-level: unknown level {log_level!r}: debug, info, warning or error")
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("arena").setLevel(level)
     if (tls_cert is None) != (tls_key is None):
-        raise typer.BadParameter("give both --tls-cert and --tls-key (or neither)",
-                                 param_hint="--tls-cert/--tls-key")
+        raise UserError("give both --tls-cert and --tls-key (or neither)")
     from arena.gateway.loop import event_loop_factory
 
     try:
         event_loop_factory(event_loop)
     except (ValueError, RuntimeError) as exc:
-        raise typer.BadParameter(str(exc), param_hint="--event-loop") from None
+        raise UserError(f"--event-loop: {exc}") from None
     if dashboard_port:
         import threading
 
@@ -418,14 +698,120 @@ REDIS_OPTION = typer.Option("redis://127.0.0.1:6379/0", "--redis-url", envvar="A
                             help="Redis of the Celery workers.")
 
 
-def _config_error(exc: Exception) -> typer.BadParameter:
-    return typer.BadParameter(str(exc))
+def _config_error(exc: Exception, store: Any = None, file: Path | None = None) -> UserError:
+    """The one-line error of an invalid tournament file; a file whose tournament is
+    stored with other contents says what changed (``field: stored -> file``)."""
+    from arena.store import SpecConflictError
+
+    if isinstance(exc, SpecConflictError) and store is not None and file is not None:
+        tid, changes = _file_changes(store, file)
+        if changes:
+            shown = "; ".join(changes[:6]) + (f"; and {len(changes) - 6} more" if len(changes) > 6 else "")
+            return UserError(f"{file}: tournament {tid!r} is stored with other contents "
+                             f"(stored -> this file): {shown}. Running or submitting the same file "
+                             "resumes it; for a changed tournament give it a new id (or use another --store)")
+    return UserError(str(exc))
 
 
-def _open_store(url: str) -> Any:
-    from arena.tournaments.executors import open_store
+def _file_changes(store: Any, file: Path) -> tuple[str, list[str]]:
+    """The tournament id of ``file`` and ``path: stored -> new`` for every field of its
+    TOML that differs from the stored tournament's (none when they agree: then only
+    the specs differ, and the store's own message stands)."""
+    from arena.tournaments import service
 
-    return open_store(url)
+    try:
+        config, raw = service.parse_file(file)
+        stored = store.tournament(config.id)
+    except Exception:  # noqa: BLE001 - nothing to compare: the store's own message stands
+        return "", []
+    new = json.loads(json.dumps(raw, sort_keys=True, default=str))
+    old = json.loads(json.dumps(stored.config, sort_keys=True, default=str))
+    out: list[str] = []
+    _diff(old, new, "", out)
+    return config.id, out
+
+
+def _diff(old: Any, new: Any, path: str, out: list[str]) -> None:
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in new:
+                out.append(f"{sub}: {_short(old[key])} -> (removed)")
+            elif key not in old:
+                out.append(f"{sub}: (absent) -> {_short(new[key])}")
+            else:
+                _diff(old[key], new[key], sub, out)
+    elif isinstance(old, list) and isinstance(new, list) and all(isinstance(x, dict) for x in old + new):
+        for i in range(max(len(old), len(new))):
+            sub = f"{path}[{i}]"
+            if i >= len(new):
+                out.append(f"{sub}: {_short(old[i])} -> (removed)")
+            elif i >= len(old):
+                out.append(f"{sub}: (absent) -> {_short(new[i])}")
+            else:
+                _diff(old[i], new[i], sub, out)
+    elif old != new:
+        out.append(f"{path}: {_short(old)} -> {_short(new)}")
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+EXTRAS = {"gateway": ("grpc", "google.protobuf"), "distributed": ("celery", "redis", "google.protobuf"),
+          "dashboard": ("fastapi", "uvicorn", "jinja2"), "plot": ("matplotlib",)}
+"""The modules each optional part of arena needs (pyproject's extras)."""
+
+
+def _need(extra: str, what: str) -> None:
+    """Fail (one line) when the ``extra`` that ``what`` needs is not installed."""
+    import importlib.util
+
+    missing = [m for m in EXTRAS[extra] if importlib.util.find_spec(m.split(".")[0]) is None
+               or importlib.util.find_spec(m) is None]
+    if missing:
+        fail(f"{what} needs the {extra} extra ({', '.join(missing)} not installed): "
+             f"pip install 'arena[{extra}]'")
+
+
+def _open_store(url: str, *, readonly: bool = False) -> Any:
+    """The store at ``url``, migrated (``readonly``: opened for reading only, its
+    schema checked; nothing is created). Every way this fails is one line."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from arena.store import Store
+    from arena.store.engine import StoreURLError
+
+    try:
+        store = Store(url, readonly=readonly)
+    except StoreURLError as exc:
+        fail(f"--store: {exc}")
+    try:
+        store.migrate()
+    except StoreURLError as exc:
+        store.dispose()
+        fail(f"--store: {exc}")
+    except SQLAlchemyError as exc:
+        store.dispose()
+        fail(f"--store: cannot open the store {_safe_url(url)}: {_db_reason(exc)}", code=1)
+    return store
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - not a URL at all: say it as given
+        return url
+
+
+def _db_reason(exc: BaseException) -> str:
+    """The database's own reason for a failure, on one line."""
+    orig = getattr(exc, "orig", None) or exc
+    text = " ".join(str(orig).split())
+    return text.split(" [SQL:")[0][:300] or type(orig).__name__
 
 
 def _progress_bar() -> Progress:
@@ -436,31 +822,71 @@ def _progress_bar() -> Progress:
 
 
 def _print_standings(st: Any) -> None:
-    rows = st.table()
-    table = Table(title=st.title)
+    rows = _readable_columns(st.table())
+    table = _table(title=st.title)
+    widths = [max(len(c) for c in col) for col in zip(*rows)]
+    if sum(widths) + 2 * (len(widths) - 1) > console.width:  # headers of two words on two lines
+        rows[0] = [h.replace(" ", "\n") for h in rows[0]]
     for i, label in enumerate(rows[0]):
-        table.add_column(label, justify="left" if i == 0 else "right")
+        cells = [r[i] for r in rows[1:]]
+        widest = max((len(c) for c in cells), default=0)
+        if label == "bot":  # the one column that may wrap
+            table.add_column(label, overflow="fold", min_width=min(widest, 10))
+        else:  # names, numbers and headers whole (headers wrap at their spaces)
+            text = i == 0 or not all(_numeric(c) for c in cells)
+            longest_word = max((len(w) for w in label.split()), default=1)
+            table.add_column(label, justify="left" if text else "right", no_wrap=text,
+                             min_width=max(widest, longest_word))
     for row in rows[1:]:
         table.add_row(*row)
     console.print(table)
     console.print(f"{st.recorded}/{st.expected} matches recorded; tie-breaks: {st.tie_breaks}",
                   highlight=False)
-    forfeits = st.details.get("forfeits") or []
-    if forfeits:
-        absent: dict[str, int] = {}
-        for f in forfeits:
-            for e in f["absent"]:
-                absent[e] = absent.get(e, 0) + 1
-        console.print(f"[yellow]{len(forfeits)} matches forfeited, not scored[/]: "
-                      + ", ".join(f"{e} absent in {n}" for e, n in sorted(absent.items())),
-                      highlight=False)
     missing = st.details.get("missing") or []
     if missing:
         console.print(f"[yellow]{len(missing)} matches have no record[/]:")
         for m in missing[:10]:
-            console.print(f"  {m['match_id']} ({m['status']}): {m['reason']}", highlight=False)
+            console.print(f"  {escape(m['match_id'])} ({m['status']}): {escape(str(m['reason']))}",
+                          highlight=False)
         if len(missing) > 10:
             console.print(f"  ... and {len(missing) - 10} more (arena tournament status ID)")
+
+
+def _numeric(cell: str) -> bool:
+    try:
+        float(cell.rstrip("%"))
+    except ValueError:
+        return cell in ("-", "")
+    return True
+
+
+def _table(*headers: str, title: str | None = None) -> Table:
+    """A rich table that fits 80 columns: a rule under the header, no edges."""
+    return Table(*headers, title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                 collapse_padding=True, title_justify="left")
+
+
+def _readable_columns(rows: list[list[str]]) -> list[list[str]]:
+    """Standings cells as read at 80 columns: ``builtin:`` dropped from bot names, a
+    bot column dropped when every bot is named like its entrant, whole numbers
+    without ``.00``."""
+    head, body = rows[0], [list(r) for r in rows[1:]]
+    if "bot" in head and body:
+        b = head.index("bot")
+        for r in body:
+            r[b] = r[b].removeprefix("builtin:")
+        if all(r[b] == r[1] for r in body):
+            head = head[:b] + head[b + 1:]
+            body = [r[:b] + r[b + 1:] for r in body]
+        else:
+            for r in body:  # a long bot spec wraps before its options
+                r[b] = r[b].replace("?", " ?", 1)
+    for i in range(len(head)):
+        cells = [r[i] for r in body]
+        if cells and all(c.endswith(".00") and c[:-3].lstrip("-").isdigit() for c in cells):
+            for r in body:
+                r[i] = r[i][:-3]
+    return [head, *body]
 
 
 def _print_ratings(rated: dict[str, Any]) -> None:
@@ -477,7 +903,8 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
                    examples: bool = typer.Option(False, "--examples",
                                                  help="Run the shipped example tournament of every game."),
                    store: str = STORE_OPTION,
-                   jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Local worker processes."),
+                   jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N",
+                                                      help="Local worker processes."),
                    gateway: str = typer.Option("127.0.0.1:50051", "--gateway", envvar="ARENA_GATEWAY_ADDRESS",
                                                help="With remote entrants: host a gateway for them here "
                                                     "(host:port)."),
@@ -496,9 +923,9 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
                    ) -> None:
     """Play tournaments embedded (no services), then print standings and ratings; rerun to resume.
 
-    Remote entrants (``remote = "BOT"``) must be registered (``arena bots register``);
-    the run hosts a gateway for them (``--gateway``) or reaches a running one through
-    Redis (``--redis-url``), and starts only once all of them are connected."""
+    Remote entrants (remote = "BOT") must be registered (arena bots register); the run
+    hosts a gateway for them (--gateway) or reaches a running one through Redis
+    (--redis-url), and starts only once all of them are connected."""
     import signal
 
     from arena.ratings.errors import RatingError
@@ -507,7 +934,7 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
 
     paths = list(files or []) + (example_paths() if examples else [])
     if not paths:
-        raise typer.BadParameter("give tournament files, or --examples")
+        raise UserError("give tournament files, or --examples")
 
     def on_term(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
@@ -531,12 +958,12 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
                               f"({route.where})")
                     missing = service.wait_for_bots(router, bots, wait_for_bots)
                     if missing:
-                        raise typer.BadParameter(
+                        raise UserError(
                             f"remote entrants not connected after {wait_for_bots:.0f} s: "
                             f"{', '.join(missing)} ({route.where}); nothing was played")
                 config, _ = service.register(path, db)
             except ValueError as exc:
-                raise _config_error(exc) from None
+                raise _config_error(exc, db, path) from None
             try:
                 with _progress_bar() as bar:
                     task = bar.add_task(config.id, total=None)
@@ -577,13 +1004,13 @@ def _start_bluechip(address: Optional[str], no_pauses: bool, teams: list[str]) -
     if current_host() is not None:
         return
     if not address:
-        raise typer.BadParameter(f"Blue Chip entrants ({', '.join(teams)}): give --bluechip HOST:PORT, "
+        raise UserError(f"Blue Chip entrants ({', '.join(teams)}): give --bluechip HOST:PORT, "
                                  "the address their robots connect to")
     config = HostConfig().without_pauses() if no_pauses else HostConfig()
     try:
         host = start_host(address, config)
     except Exception as exc:  # noqa: BLE001 - the port is taken, most likely
-        raise typer.BadParameter(f"cannot host the Blue Chip Table Manager on {address}: {exc}") from None
+        raise UserError(f"cannot host the Blue Chip Table Manager on {address}: {exc}") from None
     err.print(f"Blue Chip Table Manager on {host.address if hasattr(host, 'address') else address}: "
               f"robots of {', '.join(teams)} connect as their seats")
 
@@ -600,6 +1027,7 @@ class _RemoteRoute:
 
     def router(self, store: Any) -> Any:
         if self._router is None:
+            _need("distributed" if self.redis_url else "gateway", "remote entrants")
             if self.redis_url:
                 from arena.remote.redis_router import RedisRouter
 
@@ -610,7 +1038,7 @@ class _RemoteRoute:
                 try:
                     self._gateway = Gateway(self.gateway_address, store=store).start()
                 except Exception as exc:  # noqa: BLE001 - the port is taken, most likely
-                    raise typer.BadParameter(f"cannot host a gateway on {self.gateway_address}: {exc}; "
+                    raise UserError(f"cannot host a gateway on {self.gateway_address}: {exc}; "
                                              "use --gateway HOST:PORT, or --redis-url to reach a "
                                              "running `arena serve --redis-url`") from None
                 self.where = f"gateway on {self._gateway.target}"
@@ -625,6 +1053,7 @@ class _RemoteRoute:
 
 
 def _dispatcher(redis_url: str, store: str) -> Any:
+    _need("distributed", "Celery workers")
     from workers.celery import make_app
     from workers.dispatch import CeleryDispatcher
 
@@ -634,19 +1063,20 @@ def _dispatcher(redis_url: str, store: str) -> Any:
 @tournament_app.command("submit")
 def tournament_submit(file: Path = typer.Argument(..., exists=True, dir_okay=False),
                       store: str = STORE_OPTION, redis_url: str = REDIS_OPTION) -> None:
-    """Store a tournament and offer its matches to the Celery workers (their
-    conductors carry it to the end; see ``arena worker``)."""
+    """Store a tournament and offer its matches to the Celery workers.
+
+    Their conductors carry it to the end (see arena worker)."""
     from arena.tournaments import service
 
     db = _open_store(store)
     try:
         config, _ = service.register(file, db)
     except ValueError as exc:
-        raise _config_error(exc) from None
+        raise _config_error(exc, db, file) from None
     try:
         offered = service.submit(db, config.id, _dispatcher(redis_url, store))
     except Exception as exc:  # noqa: BLE001 - kombu/redis errors: the broker is not reachable
-        raise typer.BadParameter(f"cannot reach the workers' Redis at {redis_url}: "
+        raise UserError(f"cannot reach the workers' Redis at {redis_url}: "
                                  f"{type(exc).__name__}: {exc}; the tournament is stored, submit "
                                  "again to retry") from None
     done, total = db.progress(config.id)
@@ -678,28 +1108,32 @@ def tournament_status(tournament_id: str, store: str = STORE_OPTION,
                                                   help="Follow live until the tournament finishes."),
                       json_out: bool = typer.Option(False, "--json", help="One JSON object (with --follow: "
                                                     "one per line as it changes)."),
-                      stale: float = typer.Option(60.0, "--stale", help="With --follow: say so when nothing "
+                      stale: float = typer.Option(60.0, "--stale", min=0.1, metavar="SECONDS",
+                                                  help="With --follow: say so when nothing "
                                                   "has moved for this many seconds."),
-                      timeout: Optional[float] = typer.Option(None, "--timeout",
+                      timeout: Optional[float] = typer.Option(None, "--timeout", min=0, metavar="SECONDS",
                                                               help="With --follow: stop after this many seconds."),
-                      interval: float = typer.Option(1.0, "--interval", help="Seconds between two looks.")
+                      interval: float = typer.Option(1.0, "--interval", min=0.01, metavar="SECONDS",
+                                                     help="Seconds between two looks.")
                       ) -> None:
-    """The state of every match of a tournament (pending, leased with owner and age,
-    done, failed with reason); ``--follow`` ends when the tournament finishes."""
+    """The state of every match of a tournament (read only).
+
+    Pending, leased (with owner and age), done, failed (with reason); --follow ends
+    when the tournament finishes."""
     import time
 
     from arena.store import TournamentNotFoundError
     from arena.tournaments import service
 
-    db = _open_store(store)
+    db = _open_store(store, readonly=True)
     try:
         st = service.status(db, tournament_id)
     except TournamentNotFoundError:
-        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from None
+        raise UserError(f"no tournament {tournament_id!r} in {_safe_url(store)}") from None
 
     def show(st: Any) -> None:
         if json_out:
-            print(json.dumps(st.to_dict()), flush=True)
+            print(dumps_json(st.to_dict()), flush=True)
         else:
             for line in _status_lines(st):
                 console.print(line, highlight=False)
@@ -722,7 +1156,7 @@ def tournament_status(tournament_id: str, store: str = STORE_OPTION,
                 msg = (f"nothing has moved for {stale:.0f} s: are workers running with a conductor "
                        f"(arena worker) on this store? leased matches expire by themselves")
                 if json_out:
-                    print(json.dumps({"schema_version": service.SCHEMA_VERSION, "tournament_id":
+                    print(dumps_json({"schema_version": service.SCHEMA_VERSION, "tournament_id":
                                       tournament_id, "stale_seconds": stale, "note": msg}), flush=True)
                 else:
                     console.print(f"[yellow]{msg}[/]", highlight=False)
@@ -748,52 +1182,59 @@ def tournament_retry(tournament_id: str, store: str = STORE_OPTION,
     try:
         n = service.retry(db, tournament_id)
     except TournamentNotFoundError:
-        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from None
+        raise UserError(f"no tournament {tournament_id!r} in {store}") from None
     console.print(f"{tournament_id}: {n} failed matches re-opened", highlight=False)
     if n and redis_url:
         service.submit(db, tournament_id, _dispatcher(redis_url, store))
 
 
 @app.command("standings")
-def standings_cmd(tournament_id: str, store: str = STORE_OPTION,
+def standings_cmd(tournament_id: str = typer.Argument(..., metavar="ID"), store: str = STORE_OPTION,
                   json_out: bool = typer.Option(False, "--json", help="JSON instead of a table.")) -> None:
-    """Standings of a tournament, computed from its stored records."""
+    """Standings of a tournament, computed from its stored records (read only)."""
     from arena.store import TournamentNotFoundError
     from arena.tournaments import service
 
+    db = _open_store(store, readonly=True)
     try:
-        st = service.standings(_open_store(store), tournament_id)
+        st = service.standings(db, tournament_id)
     except TournamentNotFoundError:
-        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from None
+        raise UserError(f"no tournament {tournament_id!r} in {_safe_url(store)}") from None
     if json_out:
-        print(json.dumps(dict(st.to_dict(), schema_version=service.SCHEMA_VERSION)))
+        print(dumps_json(dict(st.to_dict(), schema_version=service.SCHEMA_VERSION)))
     else:
         _print_standings(st)
 
 
 @app.command("export")
-def export_cmd(tournament_id: str, store: str = STORE_OPTION,
-               out: str = typer.Option("-", "--out", "-o", help="File to write; - for stdout."),
-               fmt: str = typer.Option("jsonl", "--format", "-f", help="jsonl or pbn (bridge).")) -> None:
-    """A tournament's records as JSON Lines, or its boards as PBN."""
-    import sys
-
+def export_cmd(tournament_id: str = typer.Argument(..., metavar="ID"), store: str = STORE_OPTION,
+               out: str = typer.Option("-", "--out", "-o", metavar="FILE", help="File to write; - for stdout."),
+               fmt: str = typer.Option("jsonl", "--format", "-f", metavar="jsonl|pbn",
+                                       help="JSON Lines records, or PBN boards (bridge).")) -> None:
+    """A tournament's records as JSON Lines, or its boards as PBN (read only)."""
     from arena.store import TournamentNotFoundError
     from arena.tournaments import service
 
-    db = _open_store(store)
+    if fmt not in ("jsonl", "pbn"):
+        fail(f"--format: unknown export format {fmt!r}: jsonl or pbn")
+    db = _open_store(store, readonly=True)
     try:
-        if out == "-":
-            n = service.export(db, tournament_id, sys.stdout, fmt)
-        else:
-            with open(out, "w", encoding="utf-8") as fp:
-                n = service.export(db, tournament_id, fp, fmt)
+        info = db.tournament(tournament_id)
     except TournamentNotFoundError:
-        raise typer.BadParameter(f"no tournament {tournament_id!r} in {store}") from None
+        raise UserError(f"no tournament {tournament_id!r} in {_safe_url(store)}") from None
+    if fmt == "pbn" and info.game != "bridge":
+        fail(f"PBN export is for bridge; {tournament_id} is {info.game}")
+    fp = sys.stdout if out == "-" else _open_output(out, "--out")
+    assert fp is not None
+    try:
+        n = service.export(db, tournament_id, fp, fmt)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+        raise UserError(str(exc)) from None
+    finally:
+        if fp is not sys.stdout:
+            fp.close()
     if out != "-":
-        err.print(f"wrote {n} records to {out}")
+        err.print(f"wrote {n} records to {out}", highlight=False)
 
 
 @app.command("worker", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -804,8 +1245,11 @@ def worker_cmd(ctx: typer.Context,
                redis_url: str = REDIS_OPTION, store: str = STORE_OPTION,
                conductor: bool = typer.Option(True, "--conductor/--no-conductor",
                                               help="Run a conductor loop beside the worker.")) -> None:
-    """A Celery worker for tournaments, with a conductor loop; extra arguments go to
-    ``celery worker``. SIGTERM/SIGINT stop both, and nothing is left behind."""
+    """A Celery worker for tournaments, with a conductor loop beside it.
+
+    Extra arguments go to 'celery worker'. SIGTERM/SIGINT stop both, and nothing is
+    left behind."""
+    _need("distributed", "arena worker")
     from workers.run import run_worker
 
     raise typer.Exit(run_worker(concurrency, loglevel, redis_url=redis_url, store_url=store,
@@ -816,8 +1260,10 @@ def worker_cmd(ctx: typer.Context,
 def conductor_cmd(store: str = STORE_OPTION, redis_url: str = REDIS_OPTION,
                   once: bool = typer.Option(False, "--once", help="One pass, then exit."),
                   json_out: bool = typer.Option(False, "--json", help="With --once: the pass as JSON.")) -> None:
-    """The conductor alone: re-offers expired leases, retries failed matches, adds
-    rounds and finishes tournaments (``arena worker`` runs one already)."""
+    """The conductor alone (every arena worker runs one already).
+
+    It re-offers expired leases, retries failed matches, adds rounds and finishes
+    tournaments."""
     from dataclasses import asdict
 
     from arena.tournaments.conductor import Conductor
@@ -826,7 +1272,7 @@ def conductor_cmd(store: str = STORE_OPTION, redis_url: str = REDIS_OPTION,
     if once:
         reports = conductor.reconcile()
         if json_out:
-            print(json.dumps({"schema_version": 1, "tournaments": [asdict(r) for r in reports]}))
+            print(dumps_json({"tournaments": [asdict(r) for r in reports]}))
         else:
             for r in reports:
                 console.print(str(r), highlight=False)
@@ -841,6 +1287,8 @@ def conductor_cmd(store: str = STORE_OPTION, redis_url: str = REDIS_OPTION,
              add_help_option=False)
 def cluster_cmd(ctx: typer.Context) -> None:
     """Local cluster without containers: arena cluster up|status|down|env (see --help)."""
+    _need("distributed", "arena cluster")
+    _need("gateway", "arena cluster")
     from arena.cluster import main as cluster_main
 
     raise typer.Exit(cluster_main(list(ctx.args)))
@@ -851,11 +1299,9 @@ app.add_typer(bots_app, name="bots")
 DB_OPTION = typer.Option(None, "--db", hidden=True, help="Removed: bots live in the store.")
 
 
-def _bot_registry(store: str) -> Any:
+def _bot_registry(store: str, *, readonly: bool = False) -> Any:
     """The store's bot registry (what ``arena serve --store`` authenticates against)."""
-    from arena.tournaments.executors import open_store
-
-    return open_store(store).bot_registry()
+    return _open_store(store, readonly=readonly).bot_registry()
 
 
 @bots_app.command("register")
@@ -870,7 +1316,7 @@ def bots_register(name: str = typer.Argument(..., help="Bot id, e.g. my-bridge-b
     try:
         _, token = registry.register(name, owner)
     except (BotExistsError, ValueError) as exc:
-        raise typer.BadParameter(str(exc)) from None
+        raise UserError(str(exc)) from None
     finally:
         registry.store.dispose()
     console.print(f"registered {name}; token (shown once):", highlight=False)
@@ -881,8 +1327,8 @@ def bots_register(name: str = typer.Argument(..., help="Bot id, e.g. my-bridge-b
 def bots_list(store: str = STORE_OPTION, db: Optional[Path] = DB_OPTION) -> None:
     """List registered bots."""
     _db_removed(db)
-    registry = _bot_registry(store)
-    table = Table("bot", "owner", "revoked")
+    registry = _bot_registry(store, readonly=True)
+    table = _table("bot", "owner", "revoked")
     try:
         for entry in registry.list():
             table.add_row(entry.bot_id, entry.owner, "yes" if entry.revoked else "no")
@@ -902,7 +1348,7 @@ def bots_revoke(name: str, store: str = STORE_OPTION, db: Optional[Path] = DB_OP
     try:
         registry.revoke(name)
     except BotNotFoundError:
-        raise typer.BadParameter(f"no bot named {name!r}") from None
+        raise UserError(f"no bot named {name!r}") from None
     finally:
         registry.store.dispose()
     console.print(f"revoked {name}", highlight=False)
@@ -920,12 +1366,12 @@ def bots_import(file: Path = typer.Argument(..., exists=True, dir_okay=False,
     try:
         source = SqliteRegistry(str(file))
     except sqlite3.Error as exc:
-        raise typer.BadParameter(f"{file}: not a bot file: {exc}") from None
+        raise UserError(f"{file}: not a bot file: {exc}") from None
     registry = _bot_registry(store)
     try:
         copied, skipped = copy_bots(source, registry)
     except (sqlite3.Error, ValueError) as exc:
-        raise typer.BadParameter(f"{file}: {exc}") from None
+        raise UserError(f"{file}: {exc}") from None
     finally:
         source.close()
         registry.store.dispose()

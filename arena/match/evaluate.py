@@ -198,9 +198,9 @@ def deal_init(game: Game, deal: int) -> dict[str, Any]:
 
 
 def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: int,
-               deadline_ms: float, tag: str) -> DealResult:
+               deadline_ms: float, tag: str, init: dict[str, Any] | None = None) -> DealResult:
     k = len(bots)
-    init = deal_init(game, deal)
+    init = deal_init(game, deal) if init is None else dict(init)
     n = game.num_players
     units, rotations = seating(game, k)
     deal_seed = derive_seed(seed, "deal", deal)
@@ -214,7 +214,8 @@ def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: 
                   for s, e in enumerate(seat_entrant)]
         result = run_match(game, agents, seed=deal_seed, init=init, match_id=f"{tag}-d{deal}-r{r}",
                            bot_names=[bots[e] for e in seat_entrant], deadline_ms=deadline_ms,
-                           tags={"deal": deal, "rotation": r, "group": f"{tag}-d{deal}", **init})
+                           tags={"deal": deal, "rotation": r, "group": f"{tag}-d{deal}",
+                                 **{k: v for k, v in init.items() if k != "hands"}})
         matches.append(result)
         returns = result.record.returns
         seat_points = game.match_points(result.state)
@@ -245,11 +246,11 @@ def _play_deal(game: Game, bots: Sequence[str], deal: int, seed: int, bot_seed: 
     return DealResult(deal, mean_scores, mean_wins, margin, points, point_margin, matches)
 
 
-def _play_deal_job(args: tuple[str, str | None, dict[str, Any], Sequence[str], int, int, int, float, str]
-                   ) -> DealResult:
-    name, preset, options, bots, deal, seed, bot_seed, deadline_ms, tag = args
+def _play_deal_job(args: tuple[str, str | None, dict[str, Any], Sequence[str], int, int, int, float, str,
+                               dict[str, Any] | None]) -> DealResult:
+    name, preset, options, bots, deal, seed, bot_seed, deadline_ms, tag, init = args
     game = get_game(name, **({"preset": preset} if preset else {}), **options)
-    result = _play_deal(game, bots, deal, seed, bot_seed, deadline_ms, tag)
+    result = _play_deal(game, bots, deal, seed, bot_seed, deadline_ms, tag, init)
     for m in result.matches:  # states do not cross processes; records do
         m.state = None  # type: ignore[assignment]  # dropped before pickling on purpose
     return result
@@ -258,10 +259,13 @@ def _play_deal_job(args: tuple[str, str | None, dict[str, Any], Sequence[str], i
 def compare_bots(game: Game, bots: Sequence[str], *, deals: int, seed: int = 0, bot_seed: int = 0,
                  deadline_ms: float = DEFAULT_DEADLINE_MS, jobs: int = 1, tag: str = "cmp",
                  keep_matches: bool = True,
-                 progress: Callable[[DealResult], None] | None = None) -> Comparison:
+                 progress: Callable[[DealResult], None] | None = None,
+                 inits: Sequence[dict[str, Any]] | None = None) -> Comparison:
     """Play ``deals`` seeded deals in every rotation of ``bots`` and summarize.
 
     :param bots: built-in bot names, one per entrant (see the module docstring).
+    :param inits: ``new_initial_state`` arguments of each deal instead of
+        :func:`deal_init`'s (bridge boards of a file: ``{"board": n, "hands": ...}``).
     :param jobs: worker processes (the final states are rebuilt from the records).
     :param progress: called after each deal.
     :raises ValueError: unknown bot, fewer than two entrants or more entrants than
@@ -270,6 +274,8 @@ def compare_bots(game: Game, bots: Sequence[str], *, deals: int, seed: int = 0, 
     k = len(bots)
     if deals < 1:
         raise ValueError(f"the number of deals must be at least 1, got {deals}")
+    if inits is not None and len(inits) < deals:
+        raise ValueError(f"{deals} deals but {len(inits)} initial states")
     if k < 2:
         raise ValueError(f"a match needs at least two entrants, got {k}: {', '.join(bots) or 'none'}")
     units, rotations = seating(game, k)
@@ -294,10 +300,10 @@ def compare_bots(game: Game, bots: Sequence[str], *, deals: int, seed: int = 0, 
 
     if jobs <= 1:
         for d in range(deals):
-            done(_play_deal(game, bots, d, seed, bot_seed, deadline_ms, tag))
+            done(_play_deal(game, bots, d, seed, bot_seed, deadline_ms, tag, inits[d] if inits else None))
     else:
         args = [(game.name, game.preset, dict(game.options), list(bots), d, seed, bot_seed,
-                 deadline_ms, tag) for d in range(deals)]
+                 deadline_ms, tag, dict(inits[d]) if inits else None) for d in range(deals)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for res in pool.map(_play_deal_job, args, chunksize=max(1, deals // (jobs * 8))):
                 done(res)

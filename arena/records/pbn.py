@@ -50,7 +50,7 @@ from arena.games.bridge.calls import FIRST_BID, PASS, call_to_string, string_to_
 from arena.games.bridge.cardmasks import pbn_hand
 from arena.games.bridge.scoring import board_dealer, board_vulnerability, parse_contract
 
-__all__ = ["PbnGame", "MANDATORY_TAGS", "SEAT_TAGS", "INHERITED_WITH_BOARD", "INHERITED_ALWAYS", "loads",
+__all__ = ["PbnGame", "Board", "read_boards", "MANDATORY_TAGS", "SEAT_TAGS", "INHERITED_WITH_BOARD", "INHERITED_ALWAYS", "loads",
            "load", "dumps", "dump", "dumps_records", "dump_records", "record_games", "parse_deal",
            "format_deal", "deal_from_pbn", "to_state", "from_state", "pbn_card"]
 
@@ -374,7 +374,8 @@ def loads(text: str, *, errors: list[DecodeError] | None = None) -> list[PbnGame
         except DecodeError as exc:
             board = _board_near(block)
             where = f"game {index}" + (f" (Board {board})" if board else "")
-            failure = DecodeError(f"{where}: {exc.args[0]}", exc.line, exc.lineno)
+            reason = str(exc.args[0]).removeprefix(f"line {exc.lineno}: ")
+            failure = DecodeError(f"{where}: {reason}", exc.line, exc.lineno)
             if errors is None:
                 raise failure from None
             errors.append(failure)
@@ -383,6 +384,81 @@ def loads(text: str, *, errors: list[DecodeError] | None = None) -> list[PbnGame
             games.append(g)
             prev = g
     return games
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board of a board set (:func:`read_boards`): its number and its hands."""
+
+    number: int
+    hands: tuple[tuple[str, ...], ...]
+    """Four hands, N, E, S, W: card tokens (what ``new_initial_state(hands=...)`` takes)."""
+
+    @property
+    def deal(self) -> str:
+        """The ``Deal`` value, N first."""
+        return format_deal([list(h) for h in self.hands], 0)
+
+
+def read_boards(text: str, *, source: str = "PBN") -> list[Board]:
+    """The board set of a PBN file: each board number once, in file order.
+
+    Every game must give its board number and full deal (directly or inherited as
+    PBN allows); the other tables of a board (a results file lists one game per
+    table) must repeat its deal. The Dealer and Vulnerable tags, when present, must
+    be those of the board number (arena deals board ``n`` with the standard
+    rotation: dealer and vulnerability follow the number).
+
+    >>> boards = read_boards('[Board "7"]\\n[Deal "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 '
+    ...                      'J973.J98742.3.K4 KQT2.AT.J6542.85"]\\n')
+    >>> boards[0].number, boards[0].deal
+    (7, 'N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85')
+
+    :raises ValueError: naming ``source``, the game, its board and its line, for the
+        first game that cannot be read or used, or a file without boards.
+    """
+    errors: list[DecodeError] = []
+    games = loads(text, errors=errors)
+    if errors:
+        e = errors[0]
+        raise ValueError(f"{source}: {e.args[0]}")
+    out: list[Board] = []
+    seen: dict[int, Board] = {}
+    for index, g in enumerate(games, 1):
+        where = f"{source}: line {g.line}: game {index}"
+        raw = g.tags.get("Board", "").strip()
+        if not raw.isdigit() or int(raw) < 1:
+            raise ValueError(f"{where}: Board {raw!r} is not a board number (1, 2, ...)")
+        number = int(raw)
+        where += f" (Board {number})"
+        deal = g.tags.get("Deal", "")
+        try:
+            hands = parse_deal(deal)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        if any(len(h) != 13 for h in hands):
+            raise ValueError(f"{where}: the Deal must give all four hands")
+        dealer, vul = board_dealer(number), board_vulnerability(number)
+        if g.tags.get("Dealer", "") not in ("", "?") and g.tags["Dealer"].strip().upper() != _SEATS[dealer]:
+            raise ValueError(f"{where}: Dealer {g.tags['Dealer']}, but board {number} is dealt by "
+                             f"{_SEATS[dealer]} (dealer and vulnerability follow the board number)")
+        v = g.tags.get("Vulnerable", "").strip().upper()
+        if v not in ("", "?") and _VUL_NAMES.get(v) != vul:
+            raise ValueError(f"{where}: Vulnerable {g.tags['Vulnerable']}, but board {number} is "
+                             f"{_VUL_WORDS[vul]} (dealer and vulnerability follow the board number)")
+        board = Board(number, tuple(tuple(sorted(h, key=card_index)) for h in hands))
+        if number in seen:
+            if seen[number] != board:
+                raise ValueError(f"{where}: another deal than the first game of board {number}")
+            continue
+        seen[number] = board
+        out.append(board)
+    if not out:
+        raise ValueError(f"{source}: no boards (PBN games with Board and Deal tags)")
+    return out
+
+
+_VUL_WORDS = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "All"}
 
 
 def _board_near(block: list[tuple[int, str]]) -> str:

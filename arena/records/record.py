@@ -128,6 +128,12 @@ def loads(line: str, lineno: int = 0) -> MatchRecord:
         if not isinstance(data, dict):
             raise TypeError("a record must be a JSON object")
         return MatchRecord.from_dict(data)
+    except json.JSONDecodeError as exc:
+        text = line.strip()
+        if text.startswith("{") and (not text.endswith("}") or exc.pos >= len(line.rstrip())):
+            raise DecodeError("truncated record: the line ends before the record does; was the file "
+                              "cut off while it was written?", line[:200], lineno) from None
+        raise DecodeError(f"not a match record: {exc}", line[:200], lineno) from None
     except (ValueError, TypeError, KeyError) as exc:
         raise DecodeError(f"not a match record: {exc}", line[:200], lineno) from None
 

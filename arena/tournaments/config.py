@@ -9,6 +9,9 @@ Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
     preset = "duplicate"        # one of the game's presets (optional)
     format = "duplicate"        # round_robin | duplicate | gauntlet | swiss | ladder
     deals = 8                   # seeded deals; bridge may say boards = 8 instead
+    boards_file = "set.pbn"     # bridge: play these boards (PBN; relative to this file);
+                                # their numbers, dealers and vulnerabilities; deals/boards
+                                # then optional: the first N boards of the file
     seed = 1                    # tournament seed (integer), default 0
     deadline_ms = 2000          # per decision, default 10000
     max_retries = 1             # optional: attempts after a refused action (default: the game's rule)
@@ -45,6 +48,7 @@ Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
     max_matches_per_entrant_per_hour = 60
     matchmaking = "rating"      # rating | random
     stop_after = 500
+    rating = "batch"            # leaderboard: batch (Bradley-Terry, 95%) | glicko2 | openskill
 
     [[entrants]]
     id = "heur"
@@ -55,6 +59,11 @@ Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
     id = "mine"
     remote = "my-bot"           # a registered remote bot -> "remote:my-bot"
     # (bridge) bluechip = "BEN" # Blue Chip robots of team BEN at the run's TM -> "bluechip:BEN"
+
+A board set (``boards_file``) is read when the file is parsed and kept in the document
+as ``tournament.board_set`` (``[{board = 1, deal = "N:..."}, ...]``), so a stored
+tournament carries its boards and reads without the PBN file; a changed PBN file is a
+changed tournament. ``board_set`` may also be written by hand instead of a file.
 
 Every error is a :class:`ConfigError` whose message starts with the dotted path of
 the offending field, e.g. ``tournament.deals: must be a positive integer, got -3``.
@@ -87,6 +96,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots import check_bot_spec, list_bots
+from arena.records.pbn import Board
 from arena.core.state import Game
 from arena.games import get_game, list_games
 
@@ -106,6 +116,8 @@ TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger", "head_to_head")
 """Swiss tie-breaks, in their default order (see :mod:`arena.tournaments.swiss`)."""
 SWISS_SCORING = ("vp", "wdl", "matchpoints")
 MATCHMAKING = ("rating", "random")
+LADDER_RATINGS = ("batch", "glicko2", "openskill")
+"""Ladder leaderboards: the batch Bradley-Terry fit, or an online rater (see :mod:`arena.tournaments.ladder`)."""
 
 _SECTIONS = ("round_robin", "duplicate", "gauntlet", "swiss", "ladder")
 
@@ -181,6 +193,9 @@ class LadderSettings:
     """``rating`` (few games / wide intervals first, close opponents) or ``random``."""
     stop_after: int | None = None
     """Stop after this many encounters (``None``: run until stopped)."""
+    rating: str = "batch"
+    """The leaderboard and matchmaking ratings: ``batch`` (Bradley-Terry fit with 95%
+    intervals), ``glicko2`` or ``openskill`` (online raters fed every result in order)."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +224,9 @@ class TournamentConfig:
     max_retries: int | None = None
     """Further attempts after a refused action (``[tournament] max_retries``);
     ``None``: the game's rule (rummy and auction: a refused play is a pass)."""
+    board_set: tuple[Board, ...] = ()
+    """Bridge: the given boards (``boards_file``), deal ``i`` is ``board_set[i]``;
+    empty: seeded deals, deal ``i`` is board ``i + 1``."""
 
     def make_game(self) -> Game:
         """The configured game (preset and options applied)."""
@@ -304,7 +322,7 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
     assert t is not None
     path = "tournament"
     _unknown(t, {"id", "name", "game", "preset", "options", "format", "deals", "boards", "seed",
-                 "deadline_ms", "max_retries"}, path)
+                 "deadline_ms", "max_retries", "boards_file", "board_set"}, path)
     tid = _str(t, "id", path, required=True)
     assert tid is not None
     if not _ID_RE.match(tid):
@@ -331,9 +349,14 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
     if "deals" in t and "boards" in t:
         raise ConfigError("tournament.boards", "give deals or boards, not both")
     key = "boards" if "boards" in t else "deals"
-    if key not in t:
+    board_set = _board_set(t, game, fmt, source)
+    if key not in t and not board_set:
         raise ConfigError("tournament.deals", "missing (the number of seeded deals; bridge: boards)")
-    deals = _posint(t, key, path)
+    deals = _posint(t, key, path) if key in t else len(board_set)
+    if board_set:
+        if deals > len(board_set):
+            raise ConfigError(f"tournament.{key}", f"{deals}, but the board set has {len(board_set)} boards")
+        board_set = board_set[:deals]
 
     seed = t.get("seed", 0)
     if type(seed) is not int:
@@ -371,7 +394,63 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
                             format=fmt, entrants=tuple(entrants), deals=deals, seed=seed,
                             deadline_ms=float(deadline), rotations=rotations, duplicate=duplicate,
                             gauntlet=gauntlet, swiss=swiss, ladder=ladder, source=source,
-                            max_retries=max_retries)
+                            max_retries=max_retries, board_set=tuple(board_set))
+
+
+def _board_set(t: dict[str, Any], game: Game, fmt: str, source: str | None) -> list[Board]:
+    """The boards of ``boards_file`` (read now and written into ``t`` as
+    ``board_set``) or of ``board_set``; empty without either."""
+    from arena.core.cards import card_index
+    from arena.records.pbn import Board, parse_deal, read_boards
+
+    if "boards_file" not in t and "board_set" not in t:
+        return []
+    where = "tournament.board_set" if "board_set" in t else "tournament.boards_file"
+    if game.name != "bridge" or game.options.get("scoring") != "duplicate":
+        raise ConfigError(where, "a board set is for duplicate bridge (preset \"duplicate\")")
+    if fmt not in ("round_robin", "duplicate", "gauntlet"):
+        raise ConfigError(where, f"the {fmt} format plays seeded boards; a board set is for the "
+                                 "duplicate, round_robin and gauntlet formats")
+    if "board_set" not in t:
+        name = _str(t, "boards_file", "tournament")
+        assert name is not None
+        file = Path(name).expanduser()
+        if not file.is_absolute() and source and not source.startswith("store:"):
+            file = Path(source).parent / file
+        try:
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise ConfigError("tournament.boards_file", f"cannot read {file}: {exc.strerror or exc}") from None
+        try:
+            boards = read_boards(text, source=str(file))
+        except ValueError as exc:
+            raise ConfigError("tournament.boards_file", str(exc)) from None
+        t["board_set"] = [{"board": b.number, "deal": b.deal} for b in boards]
+        return boards
+    raw = t["board_set"]
+    if not isinstance(raw, list) or not raw:
+        raise ConfigError("tournament.board_set", "must be a non-empty array of {board = N, deal = \"N:...\"}")
+    out: list[Board] = []
+    seen: set[int] = set()
+    for i, item in enumerate(raw):
+        p = f"tournament.board_set[{i}]"
+        if not isinstance(item, dict):
+            raise ConfigError(p, f"must be a table {{board = N, deal = \"N:...\"}}, got {item!r}")
+        _unknown(item, {"board", "deal"}, p)
+        number = _posint(item, "board", p) if "board" in item else None
+        if number is None:
+            raise ConfigError(f"{p}.board", "missing")
+        if number in seen:
+            raise ConfigError(f"{p}.board", f"board {number} is listed twice")
+        seen.add(number)
+        try:
+            hands = parse_deal(_str(item, "deal", p, required=True) or "")
+        except ValueError as exc:
+            raise ConfigError(f"{p}.deal", str(exc)) from None
+        if any(len(h) != 13 for h in hands):
+            raise ConfigError(f"{p}.deal", "must give all four hands")
+        out.append(Board(number, tuple(tuple(sorted(h, key=card_index)) for h in hands)))
+    return out
 
 
 def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
@@ -551,7 +630,8 @@ def _swiss(data: dict[str, Any], game: Game, k: int, seed: int) -> SwissSettings
 
 def _ladder(data: dict[str, Any], game: Game, k: int) -> LadderSettings:
     ld = _table(data, "ladder", "ladder") or {}
-    _unknown(ld, {"concurrency", "max_matches_per_entrant_per_hour", "matchmaking", "stop_after"}, "ladder")
+    _unknown(ld, {"concurrency", "max_matches_per_entrant_per_hour", "matchmaking", "stop_after", "rating"},
+             "ladder")
     units = _units_check(game, "ladder")
     need = 2 if units == 2 else units
     if k == 0:
@@ -564,9 +644,10 @@ def _ladder(data: dict[str, Any], game: Game, k: int) -> LadderSettings:
         raise ConfigError("ladder.max_matches_per_entrant_per_hour", f"must be a positive number, got {rate!r}")
     mm = _str(ld, "matchmaking", "ladder", default="rating", choices=MATCHMAKING) or "rating"
     stop = _posint(ld, "stop_after", "ladder") if "stop_after" in ld else None
+    rating = _str(ld, "rating", "ladder", default="batch", choices=LADDER_RATINGS) or "batch"
     return LadderSettings(concurrency=concurrency,
                           max_matches_per_entrant_per_hour=None if rate is None else float(rate),
-                          matchmaking=mm, stop_after=stop)
+                          matchmaking=mm, stop_after=stop, rating=rating)
 
 
 # -- examples ------------------------------------------------------------------------------

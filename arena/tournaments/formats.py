@@ -11,7 +11,9 @@ seats of its partnership (a "team of clones", as in computer-bridge championship
 "deal", i)`` wherever it is played, so every table and every rotation of deal ``i``
 gets the same cards. Bridge with duplicate scoring plays deal ``i`` as board
 ``i + 1`` (``init={"board": i + 1}``): dealer and vulnerability follow the board
-number (duplicate.md section 4).
+number (duplicate.md section 4). With a board set (``boards_file``), deal ``i`` is
+the set's ``i``-th board, under its own number and with its hands
+(``init={"board": n, "hands": [N, E, S, W]}``); the ``board`` tag is that number.
 
 *Order and ids.* Specs are listed deal by deal (then table, then rotation), so the
 replays of one deal are contiguous; ``index`` is the position in the list and
@@ -261,14 +263,20 @@ def expand(config: TournamentConfig) -> list[MatchSpec]:
             tags = dict(base_tags, **extra_tags)
             if config.format == "gauntlet":
                 tags["pair_deal"] = f"{extra_tags['opponent']}/{deal}"
+            init: dict[str, Any] = {}
             if board:
-                tags["board"] = deal + 1
+                given = config.board_set[deal] if config.board_set else None
+                number = given.number if given is not None else deal + 1
+                tags["board"] = number
+                init = {"board": number}
+                if given is not None:
+                    init["hands"] = [list(h) for h in given.hands]
             index = len(specs)
             specs.append(MatchSpec(
                 match_id=make_match_id(config.id, index), tournament_id=config.id, index=index,
                 game=config.game, preset=config.preset, options=dict(config.options), seed=seed,
                 entrants=tuple(ids[e] for e in seat_entrants), bots=tuple(refs[e] for e in seat_entrants),
-                init={"board": deal + 1} if board else {}, deal=deal, rotation=rotation, table=table,
+                init=dict(init), deal=deal, rotation=rotation, table=table,
                 deadline_ms=config.deadline_ms, tags=tags, max_retries=config.max_retries))
     return specs
 

@@ -211,9 +211,45 @@ class _Rec:
     returns: list[float]
     tags: dict[str, Any]
     ruleset: str
+    points: list[float] | None = None
+    """Per-seat points in the game's own unit (``Game.match_points``) for games whose
+    returns are not points (canasta); ``None`` otherwise."""
 
 
-def _collect(config: TournamentConfig, records: Iterable[Any]) -> tuple[list[_Rec], int, int]:
+def own_points(game: Game) -> bool:
+    """Whether ``game``'s returns are a ranking and its points are reported apart
+    (``Game.match_points`` overridden: canasta)."""
+    return type(game).match_points is not Game.match_points
+
+
+_POINTS: dict[tuple[Any, ...], list[float]] = {}
+_POINTS_CACHE = 200_000
+
+
+def record_points(record: Any) -> list[float] | None:
+    """``Game.match_points`` of a finished record (replayed once, then cached: records
+    never change once stored); ``None`` for a record that does not replay."""
+    from arena.core.errors import ArenaError
+
+    key = (record.match_id, str(getattr(record, "seed", "")), getattr(record, "started_at", ""),
+           getattr(record, "finished_at", ""), len(getattr(record, "actions", ())), tuple(record.returns))
+    pts = _POINTS.get(key)
+    if pts is None:
+        from arena.match.replay import replay_record
+
+        try:
+            state = replay_record(record)
+        except (ArenaError, ValueError, TypeError, AttributeError, KeyError):
+            return None
+        pts = [float(x) for x in state.game.match_points(state)]
+        if len(_POINTS) >= _POINTS_CACHE:
+            _POINTS.clear()
+        _POINTS[key] = pts
+    return pts
+
+
+def _collect(config: TournamentConfig, records: Iterable[Any], game: Game | None = None
+             ) -> tuple[list[_Rec], int, int]:
     seen: set[str] = set()
     out: list[_Rec] = []
     unfinished = ignored = 0
@@ -235,7 +271,8 @@ def _collect(config: TournamentConfig, records: Iterable[Any]) -> tuple[list[_Re
             continue
         out.append(_Rec(r.match_id, int(tags["deal"]), int(tags["rotation"]), int(tags["table"]),
                         list(tags["entrants"]), [float(x) for x in r.returns], tags,
-                        str(getattr(r, "ruleset", config.game))))
+                        str(getattr(r, "ruleset", config.game)),
+                        record_points(r) if game is not None and own_points(game) else None))
     return out, unfinished, ignored
 
 
@@ -284,7 +321,7 @@ def standings(config: TournamentConfig, records: Iterable[Any]) -> Standings:
     game = config.make_game()
     units = [list(u) for u in game.teams()]
     specs = expand(config)
-    recs, unfinished, ignored = _collect(config, records)
+    recs, unfinished, ignored = _collect(config, records, game if config.format == "round_robin" else None)
     if config.format == "round_robin":
         st = _round_robin(config, game, units, recs)
     elif config.format == "gauntlet":
@@ -300,29 +337,40 @@ def standings(config: TournamentConfig, records: Iterable[Any]) -> Standings:
 
 
 def _round_robin(config: TournamentConfig, game: Game, units: list[list[int]], recs: list[_Rec]) -> Standings:
-    acc = {e: {"matches": 0, "wins": 0.0, "total": 0.0} for e in config.entrant_ids}
+    acc = {e: {"matches": 0, "wins": 0.0, "total": 0.0, "points": 0.0} for e in config.entrant_ids}
     for rec in recs:
         us = _unit_scores(rec, units)
         best = max(v for _, v in us)
         winners = [e for e, v in us if v == best]
+        pts = (_entrant_scores(_Rec(**{**rec.__dict__, "returns": rec.points}), units)
+               if rec.points is not None else {})
         for e, v in _entrant_scores(rec, units).items():
             a = acc[e]
             a["matches"] += 1
             a["total"] += v
             a["wins"] += winners.count(e) / len(winners)
+            a["points"] += pts.get(e, 0.0)
+    points = own_points(game) and all(rec.points is not None for rec in recs)
     rows: list[dict[str, Any]] = []
     for e, a in acc.items():
         m = a["matches"]
-        rows.append({"entrant": e, "bot": config.entrant(e).bot, "matches": m, "wins": a["wins"],
-                     "win_rate": a["wins"] / m if m else math.nan,
-                     "mean_score": a["total"] / m if m else math.nan, "total_score": a["total"]})
-    rows.sort(key=lambda r: (-_key(r["win_rate"]), -_key(r["mean_score"]), r["entrant"]))
+        row = {"entrant": e, "bot": config.entrant(e).bot, "matches": m, "wins": a["wins"],
+               "win_rate": a["wins"] / m if m else math.nan,
+               "mean_score": a["total"] / m if m else math.nan, "total_score": a["total"]}
+        if points:  # the game's own points (canasta): what its players count
+            row.update(mean_points=a["points"] / m if m else math.nan, total_points=a["points"])
+        rows.append(row)
+    second = "mean_points" if points else "mean_score"
+    rows.sort(key=lambda r: (-_key(r["win_rate"]), -_key(r[second]), r["entrant"]))
     _ranked(rows)
     cols = [("rank", "#"), ("entrant", "entrant"), ("bot", "bot"), ("matches", "matches"),
-            ("wins", "wins"), ("win_rate", "win rate"), ("mean_score", "mean score"),
-            ("total_score", "total")]
+            ("wins", "wins"), ("win_rate", "win rate")]
+    if points:
+        cols += [("mean_points", "points / match"), ("total_points", "points")]
+    else:
+        cols += [("mean_score", "mean score"), ("total_score", "total")]
     return Standings(config.id, "round_robin", f"{config.name}: round robin ({game.ruleset})", cols, rows,
-                     "win rate, then mean score, then entrant id")
+                     "win rate, then " + ("points per match" if points else "mean score") + ", then entrant id")
 
 
 def _teams(config: TournamentConfig, game: Game, units: list[list[int]], recs: list[_Rec]) -> Standings:

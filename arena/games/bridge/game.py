@@ -10,9 +10,35 @@ from arena.core.state import Game, State
 
 from arena.games.bridge.state import BridgeState
 
-__all__ = ["BridgeGame"]
+__all__ = ["BridgeGame", "deck_of_hands"]
 
 _SEATS = "NESW"
+
+
+def deck_of_hands(hands: Any, dealer: int) -> list[str]:
+    """The deck whose dealing from ``dealer`` (card ``j`` to seat ``(dealer + 1 + j)
+    mod 4``) gives ``hands`` (N, E, S, W; 13 card tokens each, in any order: each
+    hand is taken in canonical order).
+
+    >>> from arena.core.cards import standard_deck
+    >>> d = standard_deck()
+    >>> deck = deck_of_hands([d[0:13], d[13:26], d[26:39], d[39:52]], 0)
+    >>> deck[:4] == [d[13], d[26], d[39], d[0]]
+    True
+
+    :raises ValueError: unless the hands hold the 52 cards, 13 each.
+    """
+    order = {tok: i for i, tok in enumerate(standard_deck())}
+    if not isinstance(hands, (list, tuple)) or len(hands) != 4 or any(
+            not isinstance(h, (list, tuple)) or len(h) != 13 for h in hands):
+        raise ValueError("bridge: hands= takes four hands (N, E, S, W) of 13 cards each")
+    cards = [str(c) for h in hands for c in h]
+    if sorted(cards, key=lambda c: order.get(c, -1)) != standard_deck():
+        unknown = sorted(set(cards) - set(order))
+        raise ValueError("bridge: the hands must hold every card once"
+                         + (f"; unknown card(s) {', '.join(unknown)}" if unknown else ""))
+    ordered = [sorted((str(c) for c in h), key=order.__getitem__) for h in hands]
+    return [ordered[(dealer + 1 + j) % 4][j // 4] for j in range(52)]
 
 
 class BridgeGame(Game):
@@ -69,10 +95,24 @@ class BridgeGame(Game):
         return standard_deck()
 
     def _new_state(self, dealer: Dealer, **kwargs: Any) -> BridgeState:
+        """``board=`` (duplicate: dealer and vulnerability follow its number) and
+        ``hands=`` (a given deal, e.g. a board of a PBN file: four lists of card
+        tokens, N, E, S, W). A stacked deck is dealt as given: a replay passes the
+        realized deck, a search bot a resampled one, so ``hands`` applies only when
+        the dealer has none."""
         board = kwargs.pop("board", None)
+        hands = kwargs.pop("hands", None)
         if kwargs:
             raise ValueError(f"bridge: unknown argument(s) {', '.join(sorted(kwargs))}; "
-                             f"bridge takes board= (duplicate)")
+                             f"bridge takes board= and hands= (duplicate)")
+        if hands is not None:
+            if self.options["scoring"] != "duplicate":
+                raise ValueError("bridge: hands= is for duplicate boards")
+            from arena.games.bridge.scoring import board_dealer
+
+            deck = deck_of_hands(hands, board_dealer(1 if board is None else int(board)))
+            if not dealer.stacked:
+                dealer.stacked.append(deck)
         return BridgeState(self, dealer, board)
 
     # -- presentation -------------------------------------------------------------

@@ -67,7 +67,10 @@ def test_rater_recompute_and_partnerships() -> None:
     ]
     rater = Glicko2Rater(tau=0.4)
     rater.record_all(results)
-    assert rater.get("g@1", "n").r == rater.get("g@1", "n").r  # deterministic
+    twin = Glicko2Rater(tau=0.4)
+    twin.record_all(results)
+    assert rater.get("g@1", "n") == twin.get("g@1", "n")  # deterministic: a second rater agrees
+    assert rater.get("g@1", "n").r != Glicko2Rater(tau=0.4).get("g@1", "n").r  # and the results moved it
     again = rater.recompute(results)
     assert {b: again.get("g@1", b) for b in "nesxw"} == {b: rater.get("g@1", b) for b in "nesxw"}
     assert rater.standings("g@1") == again.standings("g@1")

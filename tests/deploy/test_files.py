@@ -475,14 +475,23 @@ def _image_extras() -> list[str]:
 
 def test_package_dependencies_cover_the_imports() -> None:
     """The image installs ``[project.dependencies]``, the extras its Dockerfile names
-    (``search``) and Flower: every third-party module the package imports must come
+    (``all``, ``search``) and Flower: every third-party module the package imports must come
     from one of them."""
     import importlib.metadata as md
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     extras = _image_extras()
-    assert extras == ["search"], extras
-    deps = list(project["dependencies"]) + [d for e in extras for d in project["optional-dependencies"][e]]
+    assert extras == ["all", "search"], extras
+    optional = project["optional-dependencies"]
+
+    def expand(extra: str) -> list[str]:  # "arena[a,b]" in an extra names other extras
+        out: list[str] = []
+        for d in optional[extra]:
+            m = re.fullmatch(r"arena\[([a-z,]+)\]", d)
+            out += [x for e in m.group(1).split(",") for x in expand(e)] if m else [d]
+        return out
+
+    deps = list(project["dependencies"]) + [d for e in extras for d in expand(e)]
     declared = {_norm(re.split(r"[<>=!~\[ ;]", d)[0]) for d in deps}
     dists = md.packages_distributions()
     missing = {}

@@ -298,3 +298,69 @@ def test_canasta_standings_are_in_canasta_points(played: dict[str, Any]) -> None
     table = runner.invoke(app, ["standings", "example-canasta", "--store", played["url"]]).stdout
     assert "points / match" in table and "mean score" not in table
     assert stat.S_ISREG((played["root"] / "arena.db").stat().st_mode)
+
+
+# -- the default install -----------------------------------------------------------------------
+
+BLOCK_EXTRAS = """
+import sys
+from importlib.abc import MetaPathFinder
+
+class NoExtras(MetaPathFinder):
+    # what pip install . leaves out: the gateway, distributed, postgres, dashboard and plot extras
+    blocked = {"grpc", "google", "celery", "kombu", "redis", "hiredis", "uvloop", "psycopg", "fastapi",
+               "uvicorn", "jinja2", "matplotlib", "endplay"}
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in self.blocked:
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked: not in the default install)")
+        return None
+
+sys.meta_path.insert(0, NoExtras())
+import importlib.util
+real = importlib.util.find_spec
+importlib.util.find_spec = lambda name, *a: None if name.split(".")[0] in NoExtras.blocked else real(name, *a)
+import json
+from arena.cli import app
+for args in json.loads(sys.argv[1]):
+    try:
+        app(args)
+    except SystemExit as exc:
+        print(f"@@exit {exc.code}", flush=True)
+        print(f"@@exit {exc.code}", file=sys.stderr, flush=True)
+"""
+
+
+def _by_command(text: str) -> list[tuple[str, str]]:
+    """``(exit code, output)`` of each command of a :data:`BLOCK_EXTRAS` run."""
+    out, lines = [], []
+    for line in text.splitlines():
+        if line.startswith("@@exit "):
+            out.append((line.split()[1], "\n".join(lines)))
+            lines = []
+        else:
+            lines.append(line)
+    return out
+
+
+def test_the_default_install_runs_the_quick_start(played: dict[str, Any], tmp_path: Path) -> None:
+    """Without any extra (their modules made unimportable) play, ratings, standings and
+    export work (the embedded executor cannot import the gateway or Celery: the import
+    contracts), and the commands that need an extra say which in one line."""
+    records = str(tmp_path / "r.jsonl")
+    runs = [(["play", "calypso", "-n", "1", "--no-details", "--records", records], 0, "faults: 0"),
+            (["ratings", "calypso", "-r", records], 0, "batch Bradley-Terry fit"),
+            (["standings", "example-canasta", "--store", played["url"]], 0, "points / match"),
+            (["export", "example-bridge", "-f", "pbn", "--store", played["url"]], 0, '[Board "4"]'),
+            (["serve"], 2, "arena serve: error: arena serve needs the gateway extra"),
+            (["worker"], 2, "arena worker: error: arena worker needs the distributed extra"),
+            (["standings", "t", "--store", "postgresql://u@127.0.0.1:1/db"], 2, "pip install 'arena[postgres]'")]
+    out = subprocess.run([sys.executable, "-c", BLOCK_EXTRAS, json.dumps([r[0] for r in runs])],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                         env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stdout + out.stderr
+    stdout, stderr = _by_command(out.stdout), _by_command(out.stderr)
+    assert [c for c, _ in stderr] == [str(code) for _, code, _ in runs], out.stderr
+    for (_, code, needle), (_, text), (_, errors) in zip(runs, stdout, stderr):
+        assert needle in (text if code == 0 else errors), (needle, text, errors)
+        assert code == 0 or len(errors.strip().splitlines()) == 1, errors

@@ -1,6 +1,6 @@
 """Benchmark: decisions per second of each search bot at its default budget (a script, not a test).
 
-    python tests/benchmarks/bench_search.py [--positions N] [--games bridge,calypso,...]
+    python tests/benchmarks/bench_search.py [--positions N] [--games bridge,calypso,...] [--spec SPEC] [--cpu]
 
 For each game, N positions are taken from heuristic self-play (every k-th decision
 with a real choice: bridge card play only, the auction being the heuristic's).
@@ -8,8 +8,9 @@ The search bot (``pimc`` at its defaults, or ``--spec``) decides at each of them
 its information set built as the referee builds it (counted in its time), and the
 heuristic bot decides at the same positions. Printed per game: the search bot's
 decisions/s and ms per decision (median and max), the heuristic's decisions/s, and
-their ratio, all measured in the same run. Timings are wall clock: on a machine
-shared with other work they are slower than the CPU would allow.
+their ratio, all measured in the same run. Timings are wall clock (``--cpu``: CPU
+time of the process): on a machine shared with other work wall clock is slower than
+the CPU would allow.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def positions(game_name: str, count: int, seed: int = 1) -> list[State]:
     return out
 
 
-def time_bot(game_name: str, spec: str, states: list[State]) -> list[float]:
+def time_bot(game_name: str, spec: str, states: list[State], clock: Any = time.perf_counter) -> list[float]:
     from arena.bots.search.infoset import InformationSet
 
     times = []
@@ -66,12 +67,12 @@ def time_bot(game_name: str, spec: str, states: list[State]) -> list[float]:
         bot = make_bot(game_name, spec, seed=i)
         bot.start_match({"match_id": f"bench{i}", "seat": seat, "num_players": state.game.num_players,
                          "deadline_ms": 10_000.0})
-        t0 = time.perf_counter()
+        t0 = clock()
         bind = getattr(bot, "bind_information_set", None)
         if callable(bind):
             bind(InformationSet(state, seat))
         bot.act(state.observation(seat), state.legal_actions())
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return times
 
 
@@ -80,11 +81,15 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--spec", default="pimc", help="search bot spec (default: its defaults)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="CPU time of this process (time.process_time) instead of wall clock: "
+                             "other load on the machine scatters it less")
     args = parser.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
     for game_name in args.games.split(","):
         states = positions(game_name, args.positions)
-        search = time_bot(game_name, args.spec, states)
-        heur = time_bot(game_name, "heuristic", states)
+        search = time_bot(game_name, args.spec, states, clock)
+        heur = time_bot(game_name, "heuristic", states, clock)
         s_rate = len(search) / sum(search)
         h_rate = len(heur) / sum(heur)
         print(f"{game_name:8s} {args.spec}: {s_rate:8.2f} decisions/s, "

@@ -96,6 +96,7 @@ class CanastaAction:
                                              key=_group_order)))
         setattr_(obj, "card", card)
         setattr_(obj, "_key", None)
+        obj.sort_key()  # set now: the engine sorts its listings by the attribute
         return obj
 
     @classmethod
@@ -182,4 +183,6 @@ DISCARDS: dict[str, CanastaAction] = {tok: CanastaAction("discard", (), tok) for
 """The DISCARD action of every card (shared: actions are immutable values)."""
 DRAW = CanastaAction("draw")
 DECLINE = CanastaAction("decline")
+for _a in (*DISCARDS.values(), DRAW, DECLINE):
+    _a.sort_key()  # set now: the engine sorts its listings by the attribute
 assert KEYS[0] == "4"

@@ -19,7 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, compress
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from arena.core.cards import sort_cards, standard_deck
@@ -118,6 +119,8 @@ for _tok in standard_deck(1):
 
 
 _make = CanastaAction._trusted
+_SORT_KEY = attrgetter("_key")
+"""The listing's sort key: every listed action has its sort key set (see ``_trusted``)."""
 
 @lru_cache(maxsize=1 << 15)
 def _options(nat: tuple[str, ...], twos: tuple[str, ...], jokers: int, old_n: int, old_w: int, n_min: int,
@@ -148,6 +151,12 @@ _ACTIONS: dict[tuple[str, tuple[Group, ...]], CanastaAction] = {}
 _VALID: dict[tuple[Any, ...], bool] = {}
 """Whether a generated one-group MELD is legal, by everything that decides it (see
 :meth:`CanastaState._meld_candidates`)."""
+_MELD_MASKS: dict[tuple[Any, ...], tuple[bool, ...]] = {}
+"""Which of a rank's one-group melds (:func:`_rank_melds`) are legal, by everything that
+decides it (see :meth:`CanastaState._meld_candidates`)."""
+_MULTI_VALID: dict[tuple[Any, ...], bool] = {}
+"""Whether a generated multi-group MELD or TAKE_PILE is legal, by everything that decides it
+(see :meth:`CanastaState._multi_key`)."""
 _MEMO_CAP = 1 << 17
 _RANK_CLASS = {k: rank_value(k) for k in NATURAL_RANKS}
 """Natural ranks by value: the validity of a meld depends on its rank only through it."""
@@ -162,6 +171,15 @@ def _action(kind: str, groups: tuple[Group, ...]) -> CanastaAction:
             _ACTIONS.clear()
         a = _ACTIONS[key] = _make(kind, groups)
     return a
+
+
+@lru_cache(maxsize=1 << 15)
+def _rank_melds(key: str, nat: tuple[str, ...], twos: tuple[str, ...], jokers: int, old_n: int, old_w: int,
+                n_min: int, ratio: bool) -> tuple[tuple[CanastaAction, ...], tuple[tuple[str, ...], ...]]:
+    """The one-group MELD actions of rank ``key`` from these cards, and the options
+    (:func:`_options`) they were made of."""
+    opts = _options(nat, twos, jokers, old_n, old_w, n_min, 0, False, ratio)
+    return tuple([_action("meld", ((key, opt),)) for opt in opts]), opts
 
 
 _Context = tuple[int, int, dict[str, tuple[int, int]]]
@@ -200,6 +218,11 @@ def _group_info(key: str, cards: tuple[str, ...]
     else:
         subst = face
     return None, tuple(used.items()), wild, face, subst
+
+
+def _keyed(action: CanastaAction) -> CanastaAction:
+    action.sort_key()
+    return action
 
 
 def _wild_ok(rules: Rules, nat: int, wild: int) -> bool:
@@ -260,6 +283,7 @@ class CanastaState(State):
         self.pile_wild = 0
         self.pile_red3 = 0
         self.melds: list[dict[str, list[str]]] = [{} for _ in range(self.nsides)]
+        self._facts: list[tuple[dict[str, list[str]], int, dict[str, tuple[int, int]]] | None] = [None] * self.nsides
         self.concealed_melds: list[set[str]] = [set() for _ in range(self.nsides)]
         self.red3: list[list[str]] = [[] for _ in range(self.nsides)]
         self.opened = [False] * self.nsides
@@ -386,7 +410,17 @@ class CanastaState(State):
         return self._frozen() or not self.opened[side]
 
     def _canastas(self, side: int) -> int:
-        return sum(1 for k, c in self.melds[side].items() if is_canasta(k, c))
+        return self._side_facts(side)[1]
+
+    def _side_facts(self, side: int) -> tuple[dict[str, list[str]], int, dict[str, tuple[int, int]]]:
+        """(the side's melds dict, its canastas, per meld key (cards, wild cards)), kept until
+        the side melds again (``_apply_groups`` drops it; another melds dict recomputes it)."""
+        facts = self._facts[side]
+        melds = self.melds[side]
+        if facts is None or facts[0] is not melds:
+            stats = {k: (len(v), sum(1 for c in v if c in WILDS)) for k, v in melds.items()}
+            facts = self._facts[side] = (melds, sum(1 for k, c in melds.items() if is_canasta(k, c)), stats)
+        return facts
 
     # ------------------------------------------------------------------ protocol
     def current_player(self) -> int:
@@ -492,10 +526,8 @@ class CanastaState(State):
 
     def _listing_context(self, seat: int) -> _Context:
         """What :meth:`_group_problem` needs about the position, once per listing."""
-        hand = self.hands[seat]
-        side = self.side_of[seat]
-        stats = {k: (len(v), sum(1 for c in v if c in WILDS)) for k, v in self.melds[side].items()}
-        return sum(hand.values()), self._canastas(side), stats
+        _melds, canastas, stats = self._side_facts(self.side_of[seat])
+        return sum(self.hands[seat].values()), canastas, stats
 
     def _group_problem(self, seat: int, groups: tuple[Group, ...], take: bool,
                        ctx: _Context | None = None) -> str | None:
@@ -667,10 +699,13 @@ class CanastaState(State):
         if take:
             top = self.pile[-1]
             top_rank = top[0]
+        self._facts[side] = None
         for key, cards in groups:
             for c in cards:
-                hand[c] -= 1
-                if not hand[c]:
+                k = hand[c] - 1
+                if k:
+                    hand[c] = k
+                else:
                     del hand[c]
                 self._reveal(seat, c)
             existed = key in melds
@@ -757,13 +792,20 @@ class CanastaState(State):
             out.extend(self._take_candidates())
         else:
             hand = self.hands[seat]
-            out = [DISCARDS.get(c) or CanastaAction("discard", (), c) for c in hand]
+            out = [DISCARDS.get(c) or _keyed(CanastaAction("discard", (), c)) for c in hand]
             ctx = self._listing_context(seat)
             problem = self._group_problem
             checked, others = self._meld_candidates(ctx)
-            out.extend(dict.fromkeys(checked + [a for a in others if problem(seat, a.groups, False, ctx) is None]))
+            if others:
+                r = self.rules
+                side = self.side_of[seat]
+                mbase = ("meld", min(ctx[1], r.canastas_to_go_out), self.opened[side], self.requirement[side],
+                         r.ratio, r.substituted, r.wild_meld_allowed, r.canastas_to_go_out, r.canasta_meets_opening)
+                multi = self._multi_ok
+                checked = checked + [a for a in others if multi(seat, a.groups, False, ctx, mbase, 0)]
+            out.extend(dict.fromkeys(checked))
         # out holds no duplicates: distinct discards, melds and pickups deduplicated
-        out.sort(key=CanastaAction.sort_key)
+        out.sort(key=_SORT_KEY)
         return list[Action](out)
 
     def _pool(self, seat: int) -> tuple[dict[str, list[str]], list[str], int, list[str]]:
@@ -902,15 +944,40 @@ class CanastaState(State):
                 checked.append(_action("meld", groups))
 
         tw = tuple(twos)
+        # One-group melds of a rank: the options (and their actions) are memoized on the
+        # cards that make them (_rank_melds); which of them are legal depends on the cards
+        # only through their numbers (see above), so it is memoized as a mask on those
+        # (the options' order depends on the same numbers).
+        tw3 = tw[:3]
+        j3 = min(jokers, 3)
+        masks = _MELD_MASKS
+        ratio = r.ratio
         for k in NATURAL_RANKS:
-            cards = nat.get(k, [])
+            cards = nat.get(k)
             old = melds.get(k)
-            if old is None and len(cards) < 2:
+            if old is None and (cards is None or len(cards) < 2):
                 continue
             if old is not None and not (cards or twos or jokers):
                 continue
-            for opt in self._single_options(k, cards, twos, jokers, old, 0 if old else 2):
-                single(k, opt)
+            ncards = tuple(cards) if cards else ()
+            stat = stats.get(k)
+            if stat is None:
+                acts, shapes = _rank_melds(k, ncards, tw3, j3, 0, 0, 2, ratio)
+            else:
+                acts, shapes = _rank_melds(k, ncards, tw3, j3, stat[0] - stat[1], stat[1], 0, ratio)
+            mkey = (_RANK_CLASS[k], len(ncards), len(tw3), j3, stat, min(hand_size, len(ncards) + 5), base)
+            mask = masks.get(mkey)
+            if mask is None:
+                start = len(checked)
+                for opt in shapes:
+                    single(k, opt)
+                got = set(checked[start:])
+                mask = tuple([a in got for a in acts])
+                if len(masks) >= _MEMO_CAP:
+                    masks.clear()
+                masks[mkey] = mask
+            else:
+                checked.extend(compress(acts, mask))
         if r.wild_meld_allowed and jokers + len(twos) >= (1 if "WILD" in melds else 3):
             lo = 1 if "WILD" in melds else 3
             for j in range(0, jokers + 1):
@@ -974,9 +1041,33 @@ class CanastaState(State):
                     ok = valid[vkey] = problem(seat, groups, True, ctx) is None
                 if ok:
                     out.append(a)
-            elif problem(seat, groups, True, ctx) is None:
+            elif self._multi_ok(seat, groups, True, ctx, tbase + (r.wild_meld_allowed, rank), gain):
                 out.append(a)
         return out
+
+    def _multi_ok(self, seat: int, groups: tuple[Group, ...], take: bool, ctx: _Context,
+                  base: tuple[Any, ...], gain: int) -> bool:
+        """Whether a generated multi-group MELD (or TAKE_PILE, ``take``) is legal, memoized.
+
+        A generated group holds only cards of the hand (naturals of its key's rank, 2s,
+        jokers, black threes), all fit its key, and cards of one kind are alike in value
+        and in the rules; so :meth:`_group_problem` decides by each group's key, numbers
+        of cards, 2s and jokers and the side's meld of that key, by whether 0, 1 or more
+        cards stay in hand (``gain``: the cards a pickup brings), and by ``base`` (the
+        side's canastas up to the number needed to go out, opened, requirement, the rules;
+        for a pickup also the pile's frozenness for the side and the top card's rank).
+        """
+        stats = ctx[2]
+        shape = tuple([(k, len(cs), sum(1 for c in cs if c[0] == "2"), cs.count("JK"), stats.get(k))
+                       for k, cs in groups])
+        nused = sum([len(cs) for _k, cs in groups])
+        key = (shape, min(ctx[0] - nused + gain, 2), base)
+        ok = _MULTI_VALID.get(key)
+        if ok is None:
+            if len(_MULTI_VALID) >= _MEMO_CAP:
+                _MULTI_VALID.clear()
+            ok = _MULTI_VALID[key] = self._group_problem(seat, groups, take, ctx) is None
+        return ok
 
     # ------------------------------------------------------------------ observation
     def observation(self, seat: int) -> CanastaObservation:
@@ -991,9 +1082,9 @@ class CanastaState(State):
             dealer=self.dealer_seat,
             current_player=TERMINAL if term else self.current,
             phase=Phase.OVER.value if term else self.phase.value,
-            hand=tuple(sort_cards(self.hands[seat].elements())),
+            hand=tuple(_sorted_tokens(self.hands[seat].elements())),
             hand_sizes=tuple(sum(h.values()) for h in self.hands),
-            melds=tuple(tuple((k, tuple(sort_cards(m[k]))) for k in sorted(m, key=KEY_ORDER.__getitem__))
+            melds=tuple(tuple((k, tuple(_sorted_tokens(m[k]))) for k in sorted(m, key=KEY_ORDER.__getitem__))
                         for m in self.melds),
             red_threes=tuple(tuple(r3) for r3 in self.red3),
             pile=tuple(self.pile),
@@ -1050,6 +1141,7 @@ class CanastaState(State):
         other.private = [list(p) for p in self.private]
         other.pile = list(self.pile)
         other.melds = [{k: list(v) for k, v in m.items()} for m in self.melds]
+        other._facts = [None if f is None else (other.melds[i], f[1], f[2]) for i, f in enumerate(self._facts)]
         other.concealed_melds = [set(s) for s in self.concealed_melds]
         other.red3 = [list(x) for x in self.red3]
         other.opened = list(self.opened)

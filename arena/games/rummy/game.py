@@ -587,6 +587,7 @@ class RummyState(State):
         if not 0 <= seat < self.n:
             raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
         hand = self.hands[seat]
+        tab = self._tab
         return RummyObservation(
             seat=seat,
             num_players=self.n,
@@ -595,7 +596,8 @@ class RummyState(State):
             current_player=self.current_player(),
             hand=tuple(TOKENS[c] for c in range(52) for _ in range(hand[c])),
             drawn=self.drawn if (not self.terminal and seat == self.player) else None,
-            table=tuple(tuple(TOKENS[c] for c in m) for m in self.table),
+            table=(tab.toks if tab is not None and tab.table is self.table
+                   else tuple(map(meld_tokens, self.table))),
             stock_size=len(self.deck) - self.stock_pos,
             hand_sizes=tuple(self.hand_size),
             melded=tuple(self.melded),

@@ -213,7 +213,7 @@ def _version(value: bool) -> None:
 
 
 app = typer.Typer(cls=ArenaGroup, add_completion=False, no_args_is_help=True,
-                  pretty_exceptions_show_locals=False,
+                  pretty_exceptions_show_locals=False, rich_markup_mode="markdown",
                   help="Bot arena for card games: play, replay and rate bots; run tournaments.")
 
 
@@ -692,9 +692,9 @@ def serve_cmd(
 
 tournament_app = typer.Typer(no_args_is_help=True, help="Run, submit, follow and retry tournaments.")
 app.add_typer(tournament_app, name="tournament")
-STORE_OPTION = typer.Option("sqlite:///arena.db", "--store", envvar="ARENA_STORE_URL",
-                            help="Store URL (SQLite file by default; PostgreSQL by URL).")
-REDIS_OPTION = typer.Option("redis://127.0.0.1:6379/0", "--redis-url", envvar="ARENA_REDIS_URL",
+STORE_OPTION = typer.Option("sqlite:///arena.db", "--store", envvar="ARENA_STORE_URL", metavar="URL",
+                            help="Store URL: sqlite:///FILE or postgresql+psycopg://USER@HOST/DB.")
+REDIS_OPTION = typer.Option("redis://127.0.0.1:6379/0", "--redis-url", envvar="ARENA_REDIS_URL", metavar="URL",
                             help="Redis of the Celery workers.")
 
 
@@ -898,7 +898,7 @@ def _print_ratings(rated: dict[str, Any]) -> None:
 
 
 @tournament_app.command("run")
-def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_okay=False,
+def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_okay=False, metavar="FILE.toml",
                                                       help="Tournament TOML files."),
                    examples: bool = typer.Option(False, "--examples",
                                                  help="Run the shipped example tournament of every game."),

@@ -92,11 +92,16 @@ class CanastaAction:
         order = _CARD_ORDER.__getitem__
         setattr_ = object.__setattr__
         setattr_(obj, "kind", kind)
-        setattr_(obj, "groups", tuple(sorted([(k, tuple(sorted(c, key=order))) for k, c in groups],
-                                             key=_group_order)))
+        # each group with its part of the sort key, made once (as sort_key makes it)
+        parts = []
+        for k, c in groups:
+            cs = tuple(sorted(c, key=order))
+            parts.append(((KEY_ORDER[k], len(cs), tuple(map(order, cs))), k, cs))
+        parts.sort(key=_first_of_first)  # by key order, stable: as sorted(groups, key=_group_order)
+        setattr_(obj, "groups", tuple([(k, cs) for _key, k, cs in parts]))
         setattr_(obj, "card", card)
-        setattr_(obj, "_key", None)
-        obj.sort_key()  # set now: the engine sorts its listings by the attribute
+        # set now (equal to sort_key()): the engine sorts its listings by the attribute
+        setattr_(obj, "_key", (KIND_ORDER[kind], _CARD_ORDER.get(card, -1), tuple([p[0] for p in parts])))
         return obj
 
     @classmethod
@@ -177,6 +182,10 @@ class CanastaAction:
 
 def _group_order(group: Group) -> int:
     return KEY_ORDER.get(group[0], 99)
+
+
+def _first_of_first(part: tuple[tuple[int, int, tuple[int, ...]], str, tuple[str, ...]]) -> int:
+    return part[0][0]
 
 
 DISCARDS: dict[str, CanastaAction] = {tok: CanastaAction("discard", (), tok) for tok in _CARD_ORDER}

@@ -104,9 +104,30 @@ def register(file: str | Path, store: Any) -> tuple[Any, int]:
 
     config, raw = parse_file(file)
     check_registered(store, config)
+    if _stored_as(store, config, raw):
+        # stored from this very file: its specs are the truth (a format whose first
+        # round depends on the clock, the ladder's, would otherwise differ)
+        return config, 0
     specs = make_format(config).first_round(config.entrants)
     added = store.add_tournament(config.id, config.name, config.game, raw, specs)
     return config, added
+
+
+def _stored_as(store: Any, config: Any, raw: dict[str, Any]) -> bool:
+    """Whether the tournament is stored already, with this name, game and file."""
+    import json
+
+    from arena.store import TournamentNotFoundError
+
+    try:
+        info = store.tournament(config.id)
+    except TournamentNotFoundError:
+        return False
+
+    def norm(data: Any) -> Any:
+        return json.loads(json.dumps(data, sort_keys=True, default=str))
+
+    return (info.name, info.game, norm(info.config)) == (config.name, config.game, norm(raw))
 
 
 def stored_config(store: Any, tournament_id: str) -> Any:

@@ -74,6 +74,26 @@ def create_cmd(file: str = typer.Argument(..., help="League file (TOML)."), stor
         + ", ".join(f"{x['name']} ({x['size']}, {x['format']})" for x in d["divisions"])))
 
 
+@app.command("update")
+def update_cmd(file: str = typer.Argument(..., help="The league's file, changed (TOML)."), store: str = STORE,
+               as_json: bool = JSON) -> None:
+    """Between seasons: entrants join or leave (a new version of the league's file)."""
+    from arena.tournaments import league
+
+    data = _run(lambda: league.update(file, _store(store)))
+
+    def text(d: dict[str, Any]) -> None:
+        c = _console()
+        if not d["changed"]:
+            c.print(f"{d['league']}: unchanged")
+            return
+        c.print(f"{d['league']} after season {d['season']}: joined {', '.join(d['joined']) or '-'}; "
+                f"left {', '.join(d['left']) or '-'}")
+        for x in d["divisions"]:
+            c.print(f"  next season {x['name']}: {', '.join(x['entrants'])}")
+    _emit(data, as_json, text)
+
+
 @season_app.command("start")
 def season_start_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str = STORE,
                      as_json: bool = JSON) -> None:

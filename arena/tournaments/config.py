@@ -42,6 +42,8 @@ Layout (every key outside ``[tournament]`` and ``[[entrants]]`` is optional)::
     bye_score = 1.0
     seed = 1
     scoring = "vp"              # two sides: vp | wdl | matchpoints
+    round_every = 86400         # optional schedule: round r not before start_at + r * round_every s
+    start_at = "2026-01-05T18:00:00Z"   # the schedule's start (ISO 8601 or Unix seconds)
 
     [ladder]                    # see arena.tournaments.ladder
     concurrency = 8
@@ -179,6 +181,11 @@ class SwissSettings:
     scoring: str = "wdl"
     """Two-sided encounters: ``vp`` (IMPs to WBF VPs / 20), ``wdl`` (win 1, draw 1/2
     on the total margin) or ``matchpoints`` (per deal 1 / 1/2 / 0, averaged)."""
+    round_every: float | None = None
+    """A schedule: round ``r`` is paired no earlier than ``start_at + r * round_every``
+    (Unix seconds); ``None``: each round as soon as the one before is played."""
+    start_at: float = 0.0
+    """The schedule's start (Unix seconds)."""
 
 
 @dataclass(frozen=True)
@@ -194,8 +201,9 @@ class LadderSettings:
     stop_after: int | None = None
     """Stop after this many encounters (``None``: run until stopped)."""
     rating: str = "batch"
-    """The leaderboard and matchmaking ratings: ``batch`` (Bradley-Terry fit with 95%
-    intervals), ``glicko2`` or ``openskill`` (online raters fed every result in order)."""
+    """The leaderboard's ratings: ``batch`` (Bradley-Terry fit with 95% intervals),
+    ``glicko2`` or ``openskill`` (online raters fed every result in order); matchmaking
+    always uses the batch fit (it needs the covariance)."""
 
 
 @dataclass(frozen=True)
@@ -595,7 +603,7 @@ def _swiss(data: dict[str, Any], game: Game, k: int, seed: int) -> SwissSettings
     import warnings
 
     sw = _table(data, "swiss", "swiss") or {}
-    _unknown(sw, {"rounds", "tiebreaks", "bye_score", "seed", "scoring"}, "swiss")
+    _unknown(sw, {"rounds", "tiebreaks", "bye_score", "seed", "scoring", "round_every", "start_at"}, "swiss")
     units = _units_check(game, "Swiss")
     need = 2 if units == 2 else units
     if k < need:
@@ -625,7 +633,31 @@ def _swiss(data: dict[str, Any], game: Game, k: int, seed: int) -> SwissSettings
     scoring = _str(sw, "scoring", "swiss", default=default, choices=SWISS_SCORING) or default
     if units != 2 and scoring != "wdl":
         raise ConfigError("swiss.scoring", f"n-player tables compare entrants pairwise (wdl), got {scoring!r}")
-    return SwissSettings(rounds=rounds, tiebreaks=tuple(tbs), bye_score=float(bye), seed=sseed, scoring=scoring)
+    every = sw.get("round_every")
+    if every is not None and (isinstance(every, bool) or not isinstance(every, (int, float)) or every <= 0):
+        raise ConfigError("swiss.round_every", f"must be a positive number of seconds, got {every!r}")
+    start = _start_at(sw.get("start_at", 0.0))
+    if "start_at" in sw and every is None:
+        raise ConfigError("swiss.start_at", "goes with round_every (the schedule's start)")
+    return SwissSettings(rounds=rounds, tiebreaks=tuple(tbs), bye_score=float(bye), seed=sseed, scoring=scoring,
+                         round_every=None if every is None else float(every), start_at=start)
+
+
+def _start_at(value: Any) -> float:
+    """``swiss.start_at``: Unix seconds, or an ISO 8601 text with a time zone."""
+    from datetime import datetime
+
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            when = None
+        if when is not None and when.tzinfo is not None:
+            return when.timestamp()
+    raise ConfigError("swiss.start_at", f"must be Unix seconds or an ISO 8601 time with a zone "
+                                        f"(e.g. \"2026-01-05T18:00:00Z\"), got {value!r}")
 
 
 def _ladder(data: dict[str, Any], game: Game, k: int) -> LadderSettings:

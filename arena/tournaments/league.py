@@ -11,6 +11,8 @@ A league file::
     deals = 1                   # deals per round (per encounter)
     seed = 1
     deadline_ms = 5000
+    round_every = 86400         # optional schedule: a Swiss division's round r is played
+                                # r * 86400 s after the season starts (by the conductor)
 
     [[divisions]]               # best first
     name = "premier"
@@ -38,10 +40,29 @@ and deals, seed derived from the league seed and the season), so seasons are
 played, conducted, resumed and read like any tournament. ``round`` plays the
 next round of every division (a round robin is one round), ``round --all`` plays
 every division to its end, ``round --all --redis-url URL`` offers the divisions to
-the Celery workers (:func:`submit_season`), whose conductors play them to the end. ``season end`` needs every division finished: it ranks
+the Celery workers (:func:`submit_season`), whose conductors play them to the end.
+With ``round_every`` the rounds follow a schedule instead: a Swiss division's
+round ``r`` is paired no earlier than ``r * round_every`` seconds after ``season
+start`` (``[swiss] round_every`` and ``start_at`` of its tournament), so whatever
+conducts the season (the workers' conductors, ``arena conductor``, ``round --all``
+left running) plays each round when it is due, and ``round`` plays only the rounds
+that are due. ``season end`` needs every division finished: it ranks
 each division by its standings, moves the bottom ``relegate`` down and the top
 ``promote`` up, and keeps the season's tables and moves in the league's history;
 the next ``season start`` uses the new divisions.
+
+Entrants join or leave between seasons: ``arena league update FILE`` (or
+:func:`update`) takes a new version of the league's file, with the same league
+id, game, preset and options, whose ``[[entrants]]`` add or drop entrants (an
+entrant keeps its id and its bot) and whose division sizes add up to the new
+count (divisions, their formats, promotion and relegation may change too). The
+new divisions are cut, best first, from the league's current order: every
+division's members as the last season's end left them (the relegated first,
+then the rest in the order they finished, then the promoted), leavers taken out,
+joiners appended in file order. So a leaver's place goes to the best of the
+division below (the best relegated entrant is reprieved), and joiners start in
+the bottom division. Refused while a season runs; the same file again changes
+nothing; each change is kept in the league's history (``updates``).
 
 Ratings persist: every season's records stay in the store, so the store's rating
 history (per ruleset, across tournaments) and :func:`league_ratings` (a
@@ -58,6 +79,7 @@ started), a round between seasons: :class:`LeagueError`, nothing changed.
 from __future__ import annotations
 
 import re
+import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,9 +87,10 @@ from typing import Any
 
 from arena.tournaments.config import ConfigError, parse_config
 
-__all__ = ["LeagueConfig", "Division", "LeagueError", "LeagueNotFoundError", "parse_league", "load_league",
-           "create", "season_start", "play_round", "submit_season", "season_end", "table", "league_ratings", "league_info",
-           "division_tournament_id"]
+__all__ = ["LeagueConfig", "Division", "LeagueError", "LeagueNotFoundError", "LeagueExistsError",
+           "SeasonNotFoundError", "parse_league", "load_league", "loads_league", "create_league",
+           "create", "update", "season_start", "play_round", "submit_season", "season_end", "table", "league_ratings",
+           "league_info", "list_leagues", "division_tournament_id", "season_tournaments", "running_season"]
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]*$")
 
@@ -78,6 +101,17 @@ class LeagueError(ValueError):
 
 class LeagueNotFoundError(LeagueError, KeyError):
     """No league with that id in the store."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class LeagueExistsError(LeagueError):
+    """The league id is stored with another file."""
+
+
+class SeasonNotFoundError(LeagueError):
+    """The league has not played that season."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +138,8 @@ class LeagueConfig:
     entrants: tuple[dict[str, Any], ...]
     """The ``[[entrants]]`` tables, as in a tournament file."""
     raw: dict[str, Any]
+    round_every: float | None = None
+    """The schedule of the Swiss divisions' rounds (seconds), if any."""
 
 
 def _unknown(t: dict[str, Any], known: set[str], path: str) -> None:
@@ -129,7 +165,7 @@ def parse_league(data: dict[str, Any]) -> LeagueConfig:
     lg = data.get("league")
     if not isinstance(lg, dict):
         raise ConfigError("league", "missing table")
-    _unknown(lg, {"id", "name", "game", "preset", "options", "deals", "seed", "deadline_ms"}, "league")
+    _unknown(lg, {"id", "name", "game", "preset", "options", "deals", "seed", "deadline_ms", "round_every"}, "league")
     lid = lg.get("id")
     if not isinstance(lid, str) or not _ID_RE.match(lid):
         raise ConfigError("league.id", f"use letters, digits, '-' and '_' only, got {lid!r}")
@@ -180,10 +216,14 @@ def parse_league(data: dict[str, Any]) -> LeagueConfig:
                                       f"{len(ents) - left})")
     deals = _int(lg, "deals", "league", 1, 1)
     seed = _int(lg, "seed", "league", 0, -(2**62))
+    every = lg.get("round_every")
+    if every is not None and (isinstance(every, bool) or not isinstance(every, (int, float)) or every <= 0):
+        raise ConfigError("league.round_every", f"must be a positive number of seconds, got {every!r}")
     cfg = LeagueConfig(id=lid, name=str(lg.get("name", lid)), game=str(lg.get("game", "")),
                        preset=lg.get("preset"), options=dict(lg.get("options", {})), deals=deals, seed=seed,
                        deadline_ms=float(lg.get("deadline_ms", 10_000.0)), divisions=tuple(divisions),
-                       entrants=tuple(dict(e) for e in ents), raw=data)
+                       entrants=tuple(dict(e) for e in ents), raw=data,
+                       round_every=None if every is None else float(every))
     # every division's tournament must be a valid tournament file (game, preset, entrants, Swiss)
     start = 0
     for i, d in enumerate(divisions):
@@ -206,10 +246,18 @@ def load_league(path: str | Path) -> LeagueConfig:
 
     :raises ConfigError: for invalid TOML or an invalid field.
     """
+    return loads_league(Path(path).read_text(encoding="utf-8"), source=str(path))
+
+
+def loads_league(text: str, *, source: str = "config_toml") -> LeagueConfig:
+    """Validate the text of a league file (``source`` names it in a TOML error).
+
+    :raises ConfigError: for invalid TOML or an invalid field.
+    """
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(str(path), f"invalid TOML: {exc}") from None
+        raise ConfigError(source, f"invalid TOML: {exc}") from None
     return parse_league(data)
 
 
@@ -217,7 +265,8 @@ def division_tournament_id(league_id: str, season: int, division: str) -> str:
     return f"{league_id}.s{season}.{division}"
 
 
-def _tournament_doc(cfg: LeagueConfig, season: int, index: int, members: list[str]) -> dict[str, Any]:
+def _tournament_doc(cfg: LeagueConfig, season: int, index: int, members: list[str], *,
+                    start_at: float = 0.0) -> dict[str, Any]:
     d = cfg.divisions[index]
     by_id = {str(e.get("id")): e for e in cfg.entrants}
     t: dict[str, Any] = {"id": division_tournament_id(cfg.id, season, d.name),
@@ -232,6 +281,8 @@ def _tournament_doc(cfg: LeagueConfig, season: int, index: int, members: list[st
     doc: dict[str, Any] = {"tournament": t, "entrants": [dict(by_id[m]) for m in members if m in by_id]}
     if d.format == "swiss":
         doc["swiss"] = {"rounds": d.rounds} if d.rounds else {}
+        if cfg.round_every is not None:
+            doc["swiss"].update(round_every=cfg.round_every, start_at=round(start_at, 3))
     return doc
 
 
@@ -270,25 +321,45 @@ def league_info(store: Any, league_id: str) -> dict[str, Any]:
     return _row(store, league_id)
 
 
-def create(file: str | Path, store: Any) -> LeagueConfig:
-    """Store the league of ``file`` (idempotent: the same file again changes nothing).
+def list_leagues(store: Any) -> list[dict[str, Any]]:
+    """Every stored league (as :func:`league_info`), by id."""
+    from sqlalchemy import select
+
+    from arena.store.models import LeagueRow
+
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(LeagueRow.__table__).order_by(LeagueRow.id)).mappings().all()
+    return [dict(r) for r in rows]
+
+
+def create(file: str | Path | LeagueConfig, store: Any) -> LeagueConfig:
+    """Store the league of ``file`` (a path, or a parsed :class:`LeagueConfig`);
+    idempotent: the same file again changes nothing.
 
     :raises ConfigError: for an invalid file.
+    :raises LeagueError: if the id exists with another file.
+    """
+    return create_league(file if isinstance(file, LeagueConfig) else load_league(file), store)[0]
+
+
+def create_league(cfg: LeagueConfig, store: Any) -> tuple[LeagueConfig, bool]:
+    """:func:`create` of a parsed league; returns it and whether this call stored it.
+
     :raises LeagueError: if the id exists with another file.
     """
     from sqlalchemy import insert
 
     from arena.store.models import LeagueRow, utcnow
 
-    cfg = load_league(file)
     try:
         row = _row(store, cfg.id)
     except LeagueNotFoundError:
         row = None
     if row is not None:
         if row["config"] != cfg.raw:
-            raise LeagueError(f"league {cfg.id!r} exists with another file")
-        return cfg
+            raise LeagueExistsError(f"league {cfg.id!r} exists with another file "
+                                    "(to change it between seasons: arena league update FILE)")
+        return cfg, False
     members, start = [], 0
     for d in cfg.divisions:
         members.append({"name": d.name, "entrants": [str(e["id"]) for e in cfg.entrants[start:start + d.size]]})
@@ -298,7 +369,63 @@ def create(file: str | Path, store: Any) -> LeagueConfig:
         conn.execute(insert(LeagueRow).values(
             id=cfg.id, name=cfg.name, game=cfg.game, config=cfg.raw, created=now, updated=now, season=0,
             state="between", divisions={"divisions": members}, history={"seasons": []}))
-    return cfg
+    return cfg, True
+
+
+_FIXED = ("game", "preset", "options")
+"""``[league]`` keys that may not change between seasons (ratings are per ruleset)."""
+
+
+def update(file: str | Path | LeagueConfig, store: Any) -> dict[str, Any]:
+    """Entrants join or leave between seasons: apply a new version of the league's
+    file (see the module docstring). Returns ``league, season, joined, left,
+    changed, divisions`` (the next season's).
+
+    :raises ConfigError: for an invalid file, or a change that is not allowed
+        (game, preset, options, an entrant's bot), naming the field.
+    :raises LeagueNotFoundError: if no league has the file's id.
+    :raises LeagueError: while a season runs (nothing changed).
+    """
+    cfg = file if isinstance(file, LeagueConfig) else load_league(file)
+    row = _row(store, cfg.id)
+    if row["state"] == "running":
+        raise LeagueError(f"season {row['season']} of {cfg.id!r} is running: entrants join or leave "
+                          f"between seasons (arena league season end {cfg.id} first)")
+    old = parse_league(row["config"])
+    if row["config"] == cfg.raw:
+        return {"league": cfg.id, "season": row["season"], "joined": [], "left": [], "changed": False,
+                "divisions": row["divisions"]["divisions"]}
+    for key in _FIXED:
+        if getattr(old, key) != getattr(cfg, key):
+            raise ConfigError(f"league.{key}", f"cannot change between seasons ({getattr(old, key)!r} -> "
+                                               f"{getattr(cfg, key)!r}): ratings are kept per ruleset; "
+                                               "create a new league")
+    before = {str(e["id"]): e for e in old.entrants}
+    after = {str(e["id"]): e for e in cfg.entrants}
+    for i, e in enumerate(cfg.entrants):
+        prev = before.get(str(e["id"]))
+        if prev is not None and {k: v for k, v in prev.items() if k != "id"} != \
+                {k: v for k, v in e.items() if k != "id"}:
+            raise ConfigError(f"entrants[{i}]", f"entrant {e['id']!r} keeps its id but changes its bot; "
+                                                "give the new bot a new id (ratings are per entrant)")
+    order = [e for d in row["divisions"]["divisions"] for e in d["entrants"]]
+    left = [e for e in order if e not in after]
+    joined = [str(e["id"]) for e in cfg.entrants if str(e["id"]) not in before]
+    ranked = [e for e in order if e in after] + joined
+    divisions, start = [], 0
+    for d in cfg.divisions:
+        divisions.append({"name": d.name, "entrants": ranked[start:start + d.size]})
+        start += d.size
+    assert start == len(ranked)  # parse_league: the sizes add up to the entrants
+    history = dict(row["history"])
+    updates = list(history.get("updates", []))
+    updates.append({"after_season": row["season"], "joined": joined, "left": left,
+                    "divisions": divisions})
+    history["updates"] = updates
+    _update(store, cfg.id, "between", int(row["season"]), config=cfg.raw, name=cfg.name,
+            divisions={"divisions": divisions}, history=history)
+    return {"league": cfg.id, "season": row["season"], "joined": joined, "left": left, "changed": True,
+            "divisions": divisions}
 
 
 def season_start(store: Any, league_id: str) -> dict[str, Any]:
@@ -316,8 +443,9 @@ def season_start(store: Any, league_id: str) -> dict[str, Any]:
     season = int(row["season"]) + 1
     divisions = row["divisions"]["divisions"]
     out = []
+    now = time.time()
     for i, div in enumerate(divisions):
-        doc = _tournament_doc(cfg, season, i, list(div["entrants"]))
+        doc = _tournament_doc(cfg, season, i, list(div["entrants"]), start_at=now)
         tcfg = parse_config(doc, source=f"league:{league_id}")
         specs = make_format(tcfg).first_round(tcfg.entrants)
         store.add_tournament(tcfg.id, tcfg.name, tcfg.game, doc, specs)
@@ -327,7 +455,11 @@ def season_start(store: Any, league_id: str) -> dict[str, Any]:
     return {"league": league_id, "season": season, "divisions": out}
 
 
-def _running(store: Any, league_id: str) -> tuple[dict[str, Any], list[str]]:
+def running_season(store: Any, league_id: str) -> tuple[dict[str, Any], list[str]]:
+    """The stored league and its running season's division tournaments.
+
+    :raises LeagueError: between seasons.
+    """
     row = _row(store, league_id)
     if row["state"] != "running":
         what = "no season has started" if not row["season"] else f"season {row['season']} has ended"
@@ -348,7 +480,7 @@ def play_round(store: Any, league_id: str, *, all_rounds: bool = False, jobs: in
     from arena.tournaments.runner import play_spec
     from arena.tournaments.service import run_embedded
 
-    row, tids = _running(store, league_id)
+    row, tids = running_season(store, league_id)
     open_ = [t for t in tids if store.tournament(t).status not in ("done", "stopped")]
     if not open_:
         raise LeagueError(f"season {row['season']} of {league_id!r} is played out: "
@@ -384,7 +516,7 @@ def submit_season(store: Any, league_id: str, dispatcher: Any, settings: Any = N
     """
     from arena.tournaments import service
 
-    row, tids = _running(store, league_id)
+    row, tids = running_season(store, league_id)
     offered = {t: service.submit(store, t, dispatcher, settings) for t in tids
                if store.tournament(t).status not in ("done", "stopped")}
     return {"league": league_id, "season": row["season"], "offered": offered}
@@ -401,7 +533,7 @@ def season_end(store: Any, league_id: str) -> dict[str, Any]:
 
     :raises LeagueError: between seasons, or while a division has matches left.
     """
-    row, tids = _running(store, league_id)
+    row, tids = running_season(store, league_id)
     cfg = parse_league(row["config"])
     unfinished = [t for t in tids if store.tournament(t).status not in ("done", "stopped")]
     if unfinished:
@@ -434,7 +566,7 @@ def season_end(store: Any, league_id: str) -> dict[str, Any]:
     seasons.append({"season": row["season"], "divisions": tables, "moves": moves})
     next_divs = [{"name": d["name"], "entrants": members} for d, members in zip(divisions, new)]
     _update(store, league_id, "running", row["season"], state="between",
-            divisions={"divisions": next_divs}, history={"seasons": seasons})
+            divisions={"divisions": next_divs}, history={**history, "seasons": seasons})
     return {"league": league_id, "season": row["season"], "moves": moves, "divisions": next_divs}
 
 
@@ -446,18 +578,22 @@ def table(store: Any, league_id: str, season: int | None = None) -> dict[str, An
     last = int(row["season"])
     season = last if season is None else season
     if season < 1 or season > last:
-        raise LeagueError(f"league {league_id!r} has seasons 1..{last}, not {season}" if last else
-                          f"league {league_id!r} has no season yet")
+        raise SeasonNotFoundError(f"league {league_id!r} has seasons 1..{last}, not {season}" if last else
+                                  f"league {league_id!r} has no season yet")
     past = {s["season"]: s for s in row["history"].get("seasons", [])}
+    ended = past.get(season)
+    moved = {(m["entrant"], m["from"]): m["move"] for m in (ended or {}).get("moves", [])}
     divisions = []
-    names = [d.name for d in cfg.divisions]
-    for i, name in enumerate(names):
-        tid = division_tournament_id(league_id, season, name)
+    for i, (name, tid) in enumerate(season_tournaments(row, season)):
         st = _division_table(store, tid)
-        up, down = cfg.divisions[i].promote, cfg.divisions[i].relegate
+        if ended is None:  # the running season: the zones its end will apply
+            up, down = cfg.divisions[i].promote, cfg.divisions[i].relegate
         rows = []
         for k, r in enumerate(st.rows):
-            zone = "up" if k < up else "down" if k >= len(st.rows) - down else ""
+            if ended is not None:
+                zone = moved.get((r["entrant"], name), "")
+            else:
+                zone = "up" if k < up else "down" if k >= len(st.rows) - down else ""
             rows.append({**r, "zone": zone})
         divisions.append({"division": name, "tournament": tid, "status": store.tournament(tid).status,
                           "title": st.title, "columns": [list(c) for c in st.columns], "rows": rows})
@@ -465,17 +601,31 @@ def table(store: Any, league_id: str, season: int | None = None) -> dict[str, An
     for s in sorted(past.values(), key=lambda x: x["season"]):
         for i, d in enumerate(s["divisions"]):
             for place, e in enumerate(d["ranking"], 1):
-                a = alltime.setdefault(e, {"entrant": e, "seasons": 0, "best_division": i, "history": []})
+                a = alltime.setdefault(e, {"entrant": e, "seasons": 0, "best": (i, d["division"]), "history": []})
                 a["seasons"] += 1
-                a["best_division"] = min(a["best_division"], i)
+                a["best"] = min(a["best"], (i, d["division"]))
                 a["history"].append({"season": s["season"], "division": d["division"], "place": place})
-    ranking = sorted(alltime.values(), key=lambda a: (a["best_division"], -a["seasons"], a["entrant"]))
+    ranking = sorted(alltime.values(), key=lambda a: (a["best"][0], -a["seasons"], a["entrant"]))
     for a in ranking:
-        a["best_division"] = names[a["best_division"]]
+        a["best_division"] = a.pop("best")[1]
     return {"league": league_id, "name": row["name"], "season": season, "state": row["state"],
             "current_season": last, "divisions": divisions,
-            "moves": past.get(season, {}).get("moves", []), "all_time": ranking,
+            "moves": (ended or {}).get("moves", []), "all_time": ranking,
+            "updates": row["history"].get("updates", []),
             "ratings": league_ratings(store, league_id)}
+
+
+def season_tournaments(row: dict[str, Any], season: int) -> list[tuple[str, str]]:
+    """``(division name, tournament id)`` of every division of ``season`` (1-based)
+    of a stored league (:func:`league_info`), best first: an ended season's from its
+    history, the running one's from the league's divisions."""
+    for s in row["history"].get("seasons", []):
+        if s["season"] == season:
+            return [(d["division"], d["tournament"]) for d in s["divisions"]]
+    if season == int(row["season"]) and row["state"] == "running":
+        return [(d["name"], division_tournament_id(row["id"], season, d["name"]))
+                for d in row["divisions"]["divisions"]]
+    raise SeasonNotFoundError(f"league {row['id']!r} has no season {season}")
 
 
 def league_ratings(store: Any, league_id: str) -> list[dict[str, Any]]:
@@ -484,11 +634,9 @@ def league_ratings(store: Any, league_id: str) -> list[dict[str, Any]]:
     from arena.ratings import MatchResult, fit_bradley_terry
 
     row = _row(store, league_id)
-    cfg = parse_league(row["config"])
     results = []
     for season in range(1, int(row["season"]) + 1):
-        for d in cfg.divisions:
-            tid = division_tournament_id(league_id, season, d.name)
+        for _, tid in season_tournaments(row, season):
             for rec in store.records(tid):
                 sides: dict[str, list[int]] = {}
                 for s, e in enumerate(rec.seats):

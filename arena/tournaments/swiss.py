@@ -11,6 +11,8 @@
     bye_score = 1.0           # a bye's result, as a share of a win
     seed = 1                  # default: the tournament seed
     scoring = "vp"            # two sides: vp (bridge default) | wdl (default) | matchpoints
+    round_every = 86400       # optional schedule: round r not before start_at + r * 86400 s
+    start_at = "2026-01-05T18:00:00Z"
 
 Encounters
 ----------
@@ -65,6 +67,16 @@ each is as above. A bye adds nothing to any tie-break.
 ``details["rounds"]`` lists every round's pairings (or tables), results and byes;
 ``details["after_round"]`` the ranking after each round (entrant, points).
 
+Schedule
+--------
+With ``round_every`` (seconds) round ``r`` is paired no earlier than ``start_at +
+r * round_every`` (``start_at``: Unix seconds or an ISO 8601 time with a zone):
+before that :meth:`SwissFormat.next_round` returns ``[]`` and the conductor asks
+again at its next pass, so whoever conducts the event (an ``arena worker``, ``arena
+conductor``, an embedded run) plays each round when it is due. Round 0 is stored
+with the event. Without it, a round is paired as soon as the one before is played.
+The schedule decides only when, never what: the pairing is the same.
+
 Reproducibility
 ---------------
 The round after ``r`` is computed from the stored specs (who met whom, who had a
@@ -82,7 +94,8 @@ round's encounters in ranking order; ``tags`` carry ``format``, ``swiss_round``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -286,6 +299,9 @@ def _ranking(ids: Sequence[str], settings: SwissSettings, table: _Table, last: M
 class SwissFormat(Format):
     """Swiss events (see the module docstring)."""
 
+    clock: Callable[[], float] = staticmethod(time.time)
+    """The time source of a schedule (``round_every``; tests replace it)."""
+
     def __init__(self, config: TournamentConfig) -> None:
         super().__init__(config)
         if config.swiss is None:
@@ -306,6 +322,9 @@ class SwissFormat(Format):
         nxt = tournament.round + 1
         if nxt >= self.settings.rounds:
             return None
+        every = self.settings.round_every
+        if every is not None and self.clock() < self.settings.start_at + nxt * every:
+            return []  # not due yet: the conductor asks again at its next pass
         placements, keys = [], set()
         for s in tournament.specs:  # one spec per encounter says who met and who had a bye
             if (s.round, s.table) not in keys:

@@ -208,3 +208,138 @@ def test_example_league_plays_a_season(store: Any) -> None:
     league.play_round(store, cfg.id, all_rounds=True)
     end = league.season_end(store, cfg.id)
     assert len(end["moves"]) == 2
+
+
+def calypso_doc(ids: list[str], sizes: list[int], move: int = 1) -> dict[str, Any]:
+    """A calypso league of round robin divisions (fast), entrants in file order."""
+    divs = []
+    for i, size in enumerate(sizes):
+        d: dict[str, Any] = {"name": f"d{i}", "size": size, "format": "round_robin"}
+        if i:
+            d["promote"] = move
+        if i < len(sizes) - 1:
+            d["relegate"] = move
+        divs.append(d)
+    return {"league": {"id": "cl", "game": "calypso", "deals": 1, "seed": 2, "deadline_ms": 5000},
+            "divisions": divs, "entrants": [{"id": e, "bot": "random"} for e in ids]}
+
+
+def members(store: Any, league_id: str = "cl") -> list[list[str]]:
+    return [d["entrants"] for d in league.league_info(store, league_id)["divisions"]["divisions"]]
+
+
+def test_entrants_join_and_leave_between_seasons(tmp_path: Path, store: Any) -> None:
+    ids = [f"e{i}" for i in range(8)]
+    league.create(write(tmp_path / "cl.toml", calypso_doc(ids, [4, 4])), store)
+    # before the first season: e1 leaves, x joins at the bottom; the same file again changes nothing
+    doc = calypso_doc([e for e in ids if e != "e1"] + ["x"], [4, 4])
+    out = league.update(write(tmp_path / "cl2.toml", doc), store)
+    assert (out["joined"], out["left"], out["changed"], out["season"]) == (["x"], ["e1"], True, 0)
+    assert members(store) == [["e0", "e2", "e3", "e4"], ["e5", "e6", "e7", "x"]]
+    assert not league.update(tmp_path / "cl2.toml", store)["changed"]
+    # a season: its end moves the last of d0 down and the first of d1 up
+    league.season_start(store, "cl")
+    running = league.league_info(store, "cl")
+    with pytest.raises(LeagueError, match="between seasons"):
+        league.update(write(tmp_path / "cl3.toml", calypso_doc(ids, [4, 4])), store)
+    assert league.league_info(store, "cl") == running  # nothing changed
+    league.play_round(store, "cl", all_rounds=True)
+    end = league.season_end(store, "cl")
+    down = next(m["entrant"] for m in end["moves"] if m["move"] == "down")
+    after = members(store)
+    assert after[1][0] == down  # the relegated lead the division below
+    # a premier entrant leaves and d0 grows to 5: the relegated one is reprieved, then the
+    # next best of d1; two join at the bottom, which keeps 4
+    leaver = after[0][0]
+    rest = [e for e in sum(after, []) if e != leaver]
+    doc = calypso_doc(rest + ["y", "z"], [5, 4])
+    out = league.update(write(tmp_path / "cl4.toml", doc), store)
+    assert (out["joined"], out["left"], out["season"]) == (["y", "z"], [leaver], 1)
+    flat = [e for e in sum(after, []) if e != leaver] + ["y", "z"]
+    assert members(store) == [flat[:5], flat[5:]]
+    assert members(store)[0][-2:] == after[1][:2] and down in members(store)[0]
+    info = league.league_info(store, "cl")
+    assert [(u["after_season"], u["joined"], u["left"]) for u in info["history"]["updates"]] == [
+        (0, ["x"], ["e1"]), (1, ["y", "z"], [leaver])]
+    # season 2 plays the new divisions; season 1's table still reads (old sizes)
+    start = league.season_start(store, "cl")
+    assert [d["entrants"] for d in start["divisions"]] == [flat[:5], flat[5:]]
+    t1 = league.table(store, "cl", season=1)
+    assert [len(d["rows"]) for d in t1["divisions"]] == [4, 4]
+    assert sorted(r["zone"] for d in t1["divisions"] for r in d["rows"] if r["zone"]) == ["down", "up"]
+    assert [(u["after_season"], u["joined"]) for u in t1["updates"]] == [(0, ["x"]), (1, ["y", "z"])]
+
+
+def test_update_errors_name_the_field_and_change_nothing(tmp_path: Path, store: Any) -> None:
+    ids = [f"e{i}" for i in range(8)]
+    league.create(write(tmp_path / "cl.toml", calypso_doc(ids, [4, 4])), store)
+    before = league.league_info(store, "cl")
+    doc = calypso_doc(ids, [4, 4])
+    doc["league"]["game"] = "auction"
+    with pytest.raises(ConfigError, match=r"^league\.game: cannot change between seasons"):
+        league.update(write(tmp_path / "g.toml", doc), store)
+    doc = calypso_doc(ids, [4, 4])
+    doc["entrants"][2]["bot"] = "heuristic"
+    with pytest.raises(ConfigError, match=r"^entrants\[2\]: entrant 'e2' keeps its id but changes its bot"):
+        league.update(write(tmp_path / "b.toml", doc), store)
+    with pytest.raises(ConfigError, match=r"^entrants: 1 entrants have no division"):
+        league.update(write(tmp_path / "s.toml", calypso_doc(ids + ["x"], [4, 4])), store)
+    doc = calypso_doc(ids, [4, 4])
+    doc["league"]["id"] = "other"
+    with pytest.raises(league.LeagueNotFoundError, match="no league 'other'"):
+        league.update(write(tmp_path / "o.toml", doc), store)
+    assert league.league_info(store, "cl") == before
+
+
+def test_cli_update(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from arena.league_cli import app
+
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    ids = [f"e{i}" for i in range(8)]
+    run = CliRunner()
+    assert run.invoke(app, ["create", str(write(tmp_path / "a.toml", calypso_doc(ids, [4, 4]))),
+                            "--store", url]).exit_code == 0
+    file = write(tmp_path / "b.toml", calypso_doc(ids[1:] + ["new"], [4, 4]))
+    r = run.invoke(app, ["update", str(file), "--store", url, "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert (data["joined"], data["left"]) == (["new"], ["e0"])
+    assert [d["entrants"] for d in data["divisions"]] == [ids[1:5], ids[5:] + ["new"]]
+    r = run.invoke(app, ["update", str(file), "--store", url])
+    assert r.exit_code == 0 and "unchanged" in r.output
+    bad = calypso_doc(ids[1:] + ["new"], [4, 4])
+    bad["entrants"][0]["bot"] = "heuristic"
+    r = run.invoke(app, ["update", str(write(tmp_path / "c.toml", bad)), "--store", url])
+    assert r.exit_code == 1 and r.output.startswith("error: entrants[0]: ")
+
+
+def test_a_schedule_in_the_file_plays_rounds_when_due(tmp_path: Path, store: Any,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.tournaments.conductor import Conductor
+    from arena.tournaments.swiss import SwissFormat
+
+    doc = calypso_doc([f"e{i}" for i in range(8)], [4, 4])
+    doc["divisions"][1].update(format="swiss", rounds=2)
+    doc["league"]["round_every"] = 3600
+    league.create(write(tmp_path / "s.toml", doc), store)
+    start = league.season_start(store, "cl")
+    tid = start["divisions"][1]["tournament"]
+    swiss = store.tournament(tid).config["swiss"]
+    assert swiss["round_every"] == 3600 and abs(swiss["start_at"] - __import__("time").time()) < 60
+    league.play_round(store, "cl")  # round 0 of both divisions: due at the season's start
+    assert store.tournament(tid).round == 0
+    played = league.play_round(store, "cl")["played"]  # round 1 is not due: nothing to play
+    assert [(p["tournament"], p["matches"]) for p in played] == [(tid, 0)]
+    assert store.tournament(tid).round == 0 and store.tournament(tid).status != "done"
+    assert not Conductor(store).reconcile(tid)[0].finished  # the conductor keeps it open
+    monkeypatch.setattr(SwissFormat, "clock", staticmethod(lambda: swiss["start_at"] + 3600))
+    played = league.play_round(store, "cl")["played"]
+    assert store.tournament(tid).round == 1 and played[0]["matches"] > 0
+    assert store.tournament(tid).status == "done"
+    league.season_end(store, "cl")
+    bad = calypso_doc([f"e{i}" for i in range(8)], [4, 4])
+    bad["league"]["round_every"] = "daily"
+    with pytest.raises(ConfigError, match=r"^league\.round_every: must be a positive number of seconds"):
+        parse_league(bad)

@@ -216,3 +216,37 @@ bot = "random"
     st = service.standings(store, "sw")
     assert st.kind == "swiss" and st.recorded == 12 and not st.details["missing"]
     assert sum(r["byes"] for r in st.rows) == 3
+
+
+def test_a_schedule_decides_when_never_what() -> None:
+    from arena.tournaments.swiss import SwissFormat
+
+    plain = make_config("calypso", "swiss", field(6), deals=1, swiss={"rounds": 3})
+    cfg = make_config("calypso", "swiss", field(6), deals=1,
+                      swiss={"rounds": 3, "round_every": 600, "start_at": "2026-01-05T18:00:00Z"})
+    assert cfg.swiss is not None and cfg.swiss.start_at == 1767636000.0 and cfg.swiss.round_every == 600.0
+    strength = {f"e{i:02d}": float(i) for i in range(6)}
+    want, _ = drive(plain, strength_play(strength))
+    fmt = make_format(cfg)
+    assert isinstance(fmt, SwissFormat)
+    now = [cfg.swiss.start_at + 599.0]
+    fmt.clock = lambda: now[0]  # type: ignore[method-assign, assignment]
+    specs = fmt.first_round(cfg.entrants)  # round 0: with the event
+    recs = [strength_play(strength)(s) for s in specs]
+    assert fmt.next_round(TournamentView(cfg.id, cfg, 0, specs), recs) == []  # not due: nothing yet
+    now[0] += 1.0
+    for rnd in (1, 2):
+        nxt = fmt.next_round(TournamentView(cfg.id, cfg, rnd - 1, specs), recs)
+        assert nxt, rnd
+        specs += nxt
+        recs += [strength_play(strength)(s) for s in nxt]
+        if rnd == 1:
+            assert fmt.next_round(TournamentView(cfg.id, cfg, 1, specs), recs) == []
+            now[0] += 600.0
+    assert fmt.next_round(TournamentView(cfg.id, cfg, 2, specs), recs) is None
+    assert [(s.entrants, s.seed) for s in specs] == [(s.entrants, s.seed) for s in want]
+    for bad, msg in (({"round_every": 0}, r"^swiss\.round_every: must be a positive number of seconds"),
+                     ({"start_at": 5}, r"^swiss\.start_at: goes with round_every"),
+                     ({"round_every": 60, "start_at": "monday"}, r"^swiss\.start_at: must be Unix seconds")):
+        with pytest.raises(ConfigError, match=msg):
+            make_config("calypso", "swiss", field(6), deals=1, swiss={"rounds": 3, **bad})

@@ -11,6 +11,7 @@ matchmaking from the ratings of everything recorded so far.
     max_matches_per_entrant_per_hour = 60 # optional rate limit (encounters started)
     matchmaking = "rating"                # rating | random
     stop_after = 500                      # optional: encounters in all
+    rating = "batch"                      # leaderboard: batch | glicko2 | openskill
 
 Rounds and encounters
 ---------------------
@@ -37,17 +38,38 @@ leaderboard (:meth:`LadderFormat.standings`).
 
 Matchmaking
 -----------
-``rating``: the entrants allowed to play now (under their rate limit) are taken in
-order of the widest interval first (an entrant without games has the widest), then
-fewest encounters, then a seeded draw; each picks, among the others still free in
-the batch, the opponent with the largest *expected information*
-``p (1 - p) Var(r_a - r_b)``: ``p`` is the fitted probability that one beats the
-other (largest for close ratings) and ``Var(r_a - r_b)`` the variance of their
-rating difference from the fit's covariance (large for entrants with few games,
-and for pairs that are compared only through long chains; it falls as the two
-meet, so neighbours vary). Tables add members one at a time by the summed
-information with those already seated.
-``random``: the allowed entrants in a seeded random order, cut into encounters.
+``rating``: each encounter goes where it is expected to lower the leaderboard's
+error the most, measured as the summed squared error of the ranks (what Spearman's
+correlation with the true order counts). The Bradley-Terry fit gives the ratings
+``m`` and their covariance ``C`` (logistic units; centred, since a common shift
+moves no rank). By the delta method, entrant ``i``'s rank varies by about ``D_i^2
+Var(theta_i)``, where ``D_i = sum_j phi(m_ij / s_ij) / s_ij`` (``m_ij`` the rating
+difference, ``s_ij^2`` its variance) is the slope of ``i``'s expected rank: how
+many entrants are within reach of it. One result between ``a`` and ``b`` carries
+the Fisher information ``w = p (1 - p)`` (``p`` the fitted chance that ``a`` wins:
+largest for close ratings) and updates the covariance by a rank one step, ``C' = C
+- w C u u' C / (1 + w u' C u)`` with ``u = e_a - e_b``; its *gain* is the fall of
+``sum_i D_i^2 Var(theta_i)``, ``w / (1 + w s_ab^2) * sum_i D_i^2 (C_ia - C_ib)^2``
+(:func:`rank_gains`). So it prefers entrants with few games or wide intervals (a new
+entrant's first batch has it at once), opponents close in rating, and the crowded
+parts of the leaderboard, where a rating error costs many places; it leaves alone
+entrants whose place is settled. The batch takes the pair with the largest gain,
+applies its expected update to ``C`` and takes the next pair among the entrants
+still free (:func:`choose_batch`); tables add members one at a time by the summed
+gain with those seated. ``random``: the allowed entrants in a seeded random order,
+cut into encounters.
+
+Leaderboards: ``rating = "batch"`` (default) shows the fit above; ``"glicko2"``
+and ``"openskill"`` show an online rater (:func:`online_ratings`: every compared
+deal fed as one result, in encounter order) with its own 95% interval, while
+matchmaking keeps using the fit (it needs the covariance).
+
+Remote entrants join when they are registered and connected, and are skipped (not
+forfeited) while disconnected: every batch asks :func:`connected` which remote
+bots are present (the gateway's sessions in the gateway's process, the Redis
+presence keys in a Celery worker's) and leaves the others out; the batch's specs
+list them in ``tags["offline"]``. A bot that drops during its encounter is the
+runner's business (the match is deferred, as in every format).
 
 Rate limit: an entrant that started ``max_matches_per_entrant_per_hour`` encounters
 in the last hour (by ``tags["scheduled_at"]``, the Unix time the batch was made) is
@@ -60,6 +82,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -71,7 +94,8 @@ from arena.tournaments.config import Entrant, LadderSettings, TournamentConfig
 from arena.tournaments.formats import deal_seed, seatings
 from arena.tournaments.rounds import Format, TournamentView, register_format
 
-__all__ = ["LadderFormat", "LadderRatings", "ladder_outcomes", "fit_ladder", "choose_batch"]
+__all__ = ["LadderFormat", "LadderRatings", "ladder_outcomes", "fit_ladder", "choose_batch", "add_presence",
+           "remove_presence", "connected", "online_ratings"]
 
 NO_GAMES_ERROR = 1000.0
 """Interval half-width (Elo) given to an entrant without results."""
@@ -88,6 +112,8 @@ class _Outcomes:
         self.seen: dict[str, list[float]] = {}
         self.slots: dict[tuple[int, int, int], dict[str, Any]] = {}
         self.outcomes: dict[tuple[str, str, float], int] = {}
+        self.results: list[tuple[tuple[int, int, int], str, str, float]] = []
+        """Every compared deal: ``(key, a, b, a's result)``, in the order completed."""
         import numpy as np
 
         self.index = {e: i for i, e in enumerate(config.entrant_ids)}
@@ -122,6 +148,7 @@ class _Outcomes:
                 res = 1.0 if pts > 0 else 0.5 if pts == 0 else 0.0
                 x, y, r = (a, b, res) if a < b else (b, a, 1.0 - res)
                 self.outcomes[(x, y, r)] = self.outcomes.get((x, y, r), 0) + 1
+                self.results.append((key, a, b, res))
                 ia, ib = self.index.get(a), self.index.get(b)
                 if ia is not None and ib is not None:
                     self.games_m[ia, ib] += 1
@@ -253,8 +280,50 @@ def _fit_matrices(ids: Sequence[str], games_m: Any, wins_m: Any, theta0: Any = N
                          {e: float(score[i]) for i, e in enumerate(ids)}, cov), theta
 
 
-def choose_batch(ids: Sequence[str], size: int, count: int, ratings: LadderRatings,
-                 met: Mapping[frozenset[str], int] | None, encounters: Mapping[str, int], allowed: set[str],
+SCALE = 400.0 / math.log(10.0)
+"""Elo points per unit of the logistic scale."""
+
+
+def rank_gains(ratings: LadderRatings, ids: Sequence[str], covariance: Any) -> tuple[Any, Any, Any]:
+    """``(gain, w, v)``: ``gain[i, j]`` is how much one result between ``ids[i]`` and
+    ``ids[j]`` is expected to lower the leaderboard's summed squared rank error (see
+    the module docstring), given the fit's ratings and a covariance of them (Elo²,
+    centred); ``w[i, j]`` is the Fisher information of that result and ``v[i, j]``
+    the variance of the two ratings' difference (logistic units)."""
+    import numpy as np
+
+    r = np.array([ratings.rating.get(e, 0.0) for e in ids]) / SCALE
+    c = np.asarray(covariance) / (SCALE * SCALE)
+    d = np.diag(c)
+    v = np.clip(d[:, None] + d[None, :] - 2.0 * c, 1e-12, None)
+    m = r[:, None] - r[None, :]
+    p = 1.0 / (1.0 + np.exp(-m))
+    w = p * (1.0 - p)
+    sd = np.sqrt(v)
+    density = np.exp(-0.5 * (m / sd) ** 2) / (math.sqrt(2.0 * math.pi) * sd)
+    np.fill_diagonal(density, 0.0)
+    slope = density.sum(axis=1)  # d E[rank_i] / d rating_i: how many entrants are within reach of i
+    weighted = c @ (slope[:, None] ** 2 * c)
+    dw = np.diag(weighted)
+    gains = w / (1.0 + w * v) * (dw[:, None] + dw[None, :] - 2.0 * weighted)
+    np.fill_diagonal(gains, -np.inf)
+    return gains, w, v
+
+
+def _centred_covariance(ids: Sequence[str], ratings: LadderRatings) -> Any:
+    """The fit's covariance (Elo²) without the common shift of all ratings (which
+    moves no rank); from the intervals when the fit has none."""
+    import numpy as np
+
+    if ratings.covariance is not None:
+        c = np.array(ratings.covariance, dtype=float)
+    else:
+        c = np.diag([(ratings.error.get(e, NO_GAMES_ERROR) / 1.959964) ** 2 for e in ids])
+    centre = np.eye(len(ids)) - 1.0 / len(ids)
+    return centre @ c @ centre
+
+
+def choose_batch(ids: Sequence[str], size: int, count: int, ratings: LadderRatings, allowed: set[str],
                  matchmaking: str, rng: SeedStream) -> list[list[str]]:
     """Up to ``count`` encounters of ``size`` entrants each (see the module docstring)."""
     free = [e for e in ids if e in allowed]
@@ -263,48 +332,115 @@ def choose_batch(ids: Sequence[str], size: int, count: int, ratings: LadderRatin
         return [free[i:i + size] for i in range(0, len(free) - size + 1, size)][:count]
     import numpy as np
 
-    draw = {e: rng.random() for e in free}
-    free.sort(key=lambda e: (-ratings.error[e], encounters.get(e, 0), draw[e]))
-    index = {e: i for i, e in enumerate(ids)}
-    idx = np.array([index[e] for e in free], dtype=np.int64)
-    r = np.array([ratings.rating[e] for e in free])
-    if ratings.covariance is not None:
-        c = np.asarray(ratings.covariance)[np.ix_(idx, idx)]
-        d = np.diag(c)
-        var_diff = d[:, None] + d[None, :] - 2.0 * c
-    else:
-        v = np.array([(ratings.error[e] / 1.959964) ** 2 for e in free])
-        var_diff = v[:, None] + v[None, :]
-    p = 1.0 / (1.0 + np.power(10.0, (r[None, :] - r[:, None]) / 400.0))
-    util = p * (1.0 - p) * np.clip(var_diff, 0.0, None)
-    util += 1e-9 * np.array([draw[e] for e in free])[None, :]  # seeded tie-break
-    np.fill_diagonal(util, -np.inf)
-    taken = np.zeros(len(free), dtype=bool)
+    if len(free) < size:
+        return []
+    draw = np.array([rng.random() for _ in ids])
+    tie = 1e-9 * (draw[:, None] + draw[None, :])  # a seeded tie-break
+    busy = np.array([e not in allowed for e in ids])
+    cov = _centred_covariance(ids, ratings)
     out: list[list[str]] = []
-    for i in range(len(free)):
-        if len(out) >= count:
+    while len(out) < count and (~busy).sum() >= size:
+        gains, w, v = rank_gains(ratings, ids, cov)
+        gains[busy, :] = -np.inf
+        gains[:, busy] = -np.inf
+        top = float(np.max(gains))
+        if not np.isfinite(top) or top <= 0.0:
+            top = 1.0
+        # the same store gives the same batch: gains to 7 digits (the fit converges to
+        # about that, whatever the order of the records), then the seeded tie-break
+        gains = np.round(gains / top, 7) + tie
+        i, j = np.unravel_index(int(np.argmax(gains)), gains.shape)
+        if not np.isfinite(gains[i, j]):
             break
-        if taken[i]:
-            continue
-        table = [i]
-        gain = util[i].copy()
-        for _ in range(size - 1):
-            gain[taken] = -np.inf
-            gain[table] = -np.inf
-            j = int(np.argmax(gain))
-            if not np.isfinite(gain[j]):
+        table = [int(i), int(j)]
+        total = gains[i] + gains[j]
+        while len(table) < size:  # tables: add the member with the largest summed gain
+            total[table] = -np.inf
+            x = int(np.argmax(total))
+            if not np.isfinite(total[x]):
                 break
-            table.append(j)
-            gain = gain + util[j]
+            table.append(x)
+            total = total + gains[x]
         if len(table) < size:
             break
-        taken[table] = True
-        out.append([free[k] for k in table])
+        table.sort()  # sides in entrant order, whichever way the argmax found them
+        busy[table] = True
+        out.append([ids[x] for x in table])
+        for a_, a in enumerate(table):  # the next pick knows what this encounter is expected to teach
+            for b in table[a_ + 1:]:
+                u = cov[:, a] - cov[:, b]
+                cov = cov - (w[a, b] / (SCALE * SCALE)) * np.outer(u, u) / (1.0 + w[a, b] * v[a, b])
+    return out
+
+
+# -- remote entrants: present or skipped ----------------------------------------------------
+
+_PRESENCE: list[Callable[[str], bool]] = []
+
+
+def add_presence(check: Callable[[str], bool]) -> None:
+    """Register ``check(bot_id)``: whether a remote bot is connected now (a gateway
+    process registers its sessions' check; see :func:`connected`)."""
+    if check not in _PRESENCE:
+        _PRESENCE.append(check)
+
+
+def remove_presence(check: Callable[[str], bool]) -> None:
+    """Undo :func:`add_presence`."""
+    if check in _PRESENCE:
+        _PRESENCE.remove(check)
+
+
+def connected(bot_ids: Iterable[str]) -> set[str]:
+    """The remote bots among ``bot_ids`` that are connected now: those a registered
+    check (:func:`add_presence`) says are; without one, those whose presence key the
+    gateways hold in Redis when ``$ARENA_REDIS_URL`` is set (Celery workers and their
+    conductors, ``arena conductor``); without either, all of them (this process
+    cannot tell, and the runner defers a match whose bot is away)."""
+    ids = set(bot_ids)
+    if _PRESENCE:
+        return {b for b in ids if any(check(b) for check in list(_PRESENCE))}
+    url = os.environ.get("ARENA_REDIS_URL")
+    if url:
+        key = (os.getpid(), url)
+        router = _ROUTERS.get(key)
+        if router is None:
+            from arena.remote.redis_router import RedisRouter
+
+            router = _ROUTERS[key] = RedisRouter(url)
+        return {b for b in ids if router.is_connected(b)}
+    return ids
+
+
+_ROUTERS: dict[tuple[int, str], Any] = {}
+"""The Redis presence readers of :func:`connected`, per process and URL."""
+
+
+# -- online leaderboards -------------------------------------------------------------------
+
+def online_ratings(config: TournamentConfig, records: Iterable[Any], kind: str) -> dict[str, tuple[float, float]]:
+    """``entrant -> (rating, 95% half-width)`` of the online rater ``kind``
+    (``glicko2``, ``openskill``; :func:`arena.ratings.make_rater`) fed every compared
+    deal of the ladder as one result between its two entrants, in encounter and deal
+    order (so the same records always give the same ratings). Entrants without a
+    result are left out."""
+    from arena.ratings import MatchResult, make_rater
+
+    rater = make_rater(kind)  # type: ignore[arg-type]
+    state = _state(config, records, cache=False)
+    ruleset = state.game.ruleset
+    for _, a, b, res in sorted(state.results):
+        rater.record(MatchResult(ruleset, [a, b], [res, 1.0 - res], match_id=None))
+    out: dict[str, tuple[float, float]] = {}
+    for e in config.entrant_ids:
+        if e in rater.bots(ruleset):
+            summary = rater.summary(ruleset, e)
+            out[e] = (summary.rating, summary.error if summary.error is not None else math.nan)
     return out
 
 
 class _Book:
-    """What a ladder's specs say so far: encounters, meetings, start times per entrant."""
+    """What a ladder's specs say so far: encounters and start times per entrant."""
 
     def __init__(self) -> None:
         self.specs = 0
@@ -313,7 +449,6 @@ class _Book:
         self.encounters = 0
         self.keys: set[tuple[int, int]] = set()
         self.times: dict[str, list[float]] = {}
-        self.met: dict[frozenset[str], int] = {}
 
     def add(self, s: MatchSpec) -> None:
         key = (int(s.tags.get("ladder_round", s.round)), s.table)
@@ -323,12 +458,8 @@ class _Book:
         self.encounters += 1
         sides = list(s.tags.get("sides", []))
         at = float(s.tags.get("scheduled_at", 0.0))
-        for i, a in enumerate(sides):
-            times = self.times.setdefault(a, [])
-            bisect.insort(times, at)
-            for b in sides[i + 1:]:
-                k = frozenset((a, b))
-                self.met[k] = self.met.get(k, 0) + 1
+        for a in sides:
+            bisect.insort(self.times.setdefault(a, []), at)
 
 
 _BOOKS: dict[str, _Book] = {}
@@ -387,21 +518,26 @@ class LadderFormat(Format):
             if count <= 0:
                 return None
         now = float(self.clock())
-        encounters = {e: len(v) for e, v in book.times.items()}
         recent = {e: len(v) - bisect.bisect_right(v, now - 3600.0) for e, v in book.times.items()}
-        met = book.met
         limit = st.max_matches_per_entrant_per_hour
         allowed = {e for e in ids if limit is None or recent.get(e, 0) < limit}
+        remote = {e.id: e.bot[len("remote:"):] for e in cfg.entrants if e.bot.startswith("remote:")}
+        offline: list[str] = []
+        if remote:  # a disconnected remote bot is skipped, not forfeited
+            present = connected(remote.values())
+            offline = sorted(e for e, bot in remote.items() if bot not in present)
+            allowed -= set(offline)
         if st.matchmaking == "rating":
             state = _state(cfg, records)
             ratings, state.theta = _fit_matrices(ids, state.games_m, state.wins_m, state.theta)
         else:
             ratings = LadderRatings({}, {}, {}, {})
         rng = SeedStream(f"ladder|{cfg.seed}|{rnd}")
-        batch = choose_batch(ids, self.size, count, ratings, met, encounters, allowed, st.matchmaking, rng)
-        return self._specs(rnd, batch, done, len(specs), now)
+        batch = choose_batch(ids, self.size, count, ratings, allowed, st.matchmaking, rng)
+        return self._specs(rnd, batch, done, len(specs), now, offline)
 
-    def _specs(self, rnd: int, batch: list[list[str]], done: int, start: int, now: float) -> list[MatchSpec]:
+    def _specs(self, rnd: int, batch: list[list[str]], done: int, start: int, now: float,
+               offline: Sequence[str] = ()) -> list[MatchSpec]:
         cfg = self.config
         refs = {e.id: e.bot for e in cfg.entrants}
         n = self.game.num_players
@@ -421,6 +557,8 @@ class LadderFormat(Format):
                                             "sides": list(sides), "scheduled_at": round(now, 3)}
                     if board:
                         tags["board"] = d + 1
+                    if offline:
+                        tags["offline"] = list(offline)
                     index = start + len(out)
                     out.append(MatchSpec(
                         match_id=make_match_id(cfg.id, index), tournament_id=cfg.id, index=index,
@@ -444,25 +582,30 @@ class LadderFormat(Format):
             for e in r.tags.get("sides", []):
                 if e in encs:
                     encs[e].add((int(r.tags["ladder_round"]), int(r.tags["table"])))
+        st = self.settings
+        if st.rating == "batch":
+            value = {e: (fit.rating[e], fit.error[e]) for e in ids if fit.games[e]}
+            how = "Bradley-Terry rating (Elo scale, a virtual entrant at 0), then entrant id"
+        else:
+            value = online_ratings(cfg, mine, st.rating)
+            how = (f"{'Glicko-2 rating' if st.rating == 'glicko2' else 'OpenSkill mu'} after every compared deal "
+                   "in encounter order, then entrant id")
         rows: list[dict[str, Any]] = []
-        for e in sorted(ids, key=lambda x: (-fit.rating[x] if fit.games[x] else math.inf, x)):
+        for e in sorted(ids, key=lambda x: (-value[x][0] if x in value else math.inf, x)):
             g = fit.games[e]
-            rows.append({"entrant": e, "bot": cfg.entrant(e).bot,
-                         "rating": fit.rating[e] if g else math.nan,
-                         "error": fit.error[e] if g else math.nan,
-                         "low": fit.rating[e] - fit.error[e] if g else math.nan,
-                         "high": fit.rating[e] + fit.error[e] if g else math.nan,
+            r, err = value.get(e, (math.nan, math.nan))
+            rows.append({"entrant": e, "bot": cfg.entrant(e).bot, "rating": r, "error": err,
+                         "low": r - err, "high": r + err,
                          "encounters": len(encs[e]), "games": g,
                          "score": fit.score[e] / g if g else math.nan})
         _ranked(rows)
         cols = [("rank", "#"), ("entrant", "entrant"), ("bot", "bot"), ("rating", "rating"), ("error", "+-95%"),
                 ("encounters", "encounters"), ("games", "deals"), ("score", "score")]
         n_enc = len({(int(r.tags["ladder_round"]), int(r.tags["table"])) for r in mine})
-        st = self.settings
-        title = f"{cfg.name}: ladder, {n_enc} encounters, {st.matchmaking} matchmaking ({self.game.ruleset})"
-        out = Standings(cfg.id, "ladder", title, cols, rows,
-                        "Bradley-Terry rating (Elo scale, a virtual entrant at 0), then entrant id",
-                        details={"encounters": n_enc, "matchmaking": st.matchmaking,
+        title = (f"{cfg.name}: ladder, {n_enc} encounters, {st.matchmaking} matchmaking, {st.rating} ratings "
+                 f"({self.game.ruleset})")
+        out = Standings(cfg.id, "ladder", title, cols, rows, how,
+                        details={"encounters": n_enc, "matchmaking": st.matchmaking, "rating": st.rating,
                                  "stop_after": st.stop_after})
         per = cfg.deals * len(seatings(self.size, self.size))
         out.recorded = len({r.match_id for r in mine})

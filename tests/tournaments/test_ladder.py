@@ -214,3 +214,110 @@ def test_config_errors_name_the_field() -> None:
         ladder(4, matchmaking="elo")
     with pytest.raises(ConfigError, match=r"^ladder\.stop_after: must be a positive integer"):
         ladder(4, stop_after=-1)
+
+
+def test_disconnected_remote_entrants_are_skipped_and_join_when_connected() -> None:
+    from arena.tournaments import ladder as lad
+
+    ents = [(f"e{i}", "random") for i in range(4)]
+    cfg = parse_config({"tournament": {"id": "rl", "game": "calypso", "format": "ladder", "deals": 1, "seed": 3},
+                        "ladder": {"concurrency": 3},
+                        "entrants": [{"id": e, "bot": b} for e, b in ents]
+                        + [{"id": "far", "remote": "far-bot"}, {"id": "near", "remote": "near-bot"}]})
+    online = {"near-bot"}
+
+    def present(bot: str) -> bool:
+        return bot in online
+
+    strength = {e: float(i) for i, e in enumerate(cfg.entrant_ids)}
+    play = strength_play(strength)
+    fmt = make_format(cfg)
+    lad.add_presence(present)
+    try:
+        specs = list(fmt.first_round(cfg.entrants))
+        recs = [play(s) for s in specs]
+        for rnd in range(1, 6):
+            nxt = fmt.next_round(TournamentView(cfg.id, cfg, rnd - 1, specs), recs) or []
+            specs += nxt
+            recs += [play(s) for s in nxt]
+        assert all("far" not in s.entrants for s in specs), "an offline bot is skipped"
+        assert all(s.tags["offline"] == ["far"] for s in specs)
+        assert sum("near" in s.tags["sides"] for s in specs) > 0
+        # it connects: its first batch has it at once (no games: the widest interval)
+        online.add("far-bot")
+        nxt = fmt.next_round(TournamentView(cfg.id, cfg, 5, specs), recs) or []
+        assert any("far" in s.tags["sides"] for s in nxt) and all("offline" not in s.tags for s in nxt)
+        # everyone offline but two of six: one encounter; nobody: nothing yet (not the end)
+        online.clear()
+        specs += nxt
+        recs += [play(s) for s in nxt]
+        lad.remove_presence(present)
+        lad.add_presence(lambda bot: False)
+        none_ = fmt.next_round(TournamentView(cfg.id, cfg, 6, specs), recs)
+        assert none_ is not None and len({s.table for s in none_}) == 2  # the 4 built-in bots only
+    finally:
+        lad.remove_presence(present)
+        lad._PRESENCE.clear()
+    assert lad.connected(["x"]) == {"x"} or "ARENA_REDIS_URL" in __import__("os").environ
+
+
+@pytest.mark.parametrize("rating", ["glicko2", "openskill"])
+def test_online_leaderboards(rating: str) -> None:
+    n = 8
+    strength = {f"e{i:02d}": float(n - i) for i in range(n)}
+    cfg = ladder(n, concurrency=4, stop_after=60, rating=rating)
+    specs, recs = drive(cfg, strength_play(strength))
+    st = standings(cfg, recs)
+    assert st.details["rating"] == rating and f"{rating} ratings" in st.title
+    assert ("Glicko-2" if rating == "glicko2" else "OpenSkill") in st.tie_breaks
+    from scipy.stats import spearmanr
+
+    assert spearmanr([strength[r["entrant"]] for r in st.rows], range(n, 0, -1)).statistic > 0.9
+    assert all(r["error"] > 0 for r in st.rows)
+    again = standings(cfg, list(reversed(recs)))  # record order does not matter
+    assert [(r["entrant"], r["rating"]) for r in again.rows] == [(r["entrant"], r["rating"]) for r in st.rows]
+    batch = standings(ladder(n, concurrency=4, stop_after=60), recs)
+    assert batch.details["rating"] == "batch" and batch.rows[0]["rating"] != st.rows[0]["rating"]
+    with pytest.raises(ConfigError, match=r"^ladder\.rating: must be one of batch, glicko2, openskill"):
+        ladder(4, rating="elo")
+
+
+def test_presence_from_redis_without_a_registered_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Celery worker's conductor has no gateway in its process: it reads the
+    presence keys the gateways keep in Redis (CI runs Redis on 127.0.0.1:6379)."""
+    import redis
+
+    from arena.remote.redis_router import online_key
+    from arena.tournaments import ladder as lad
+
+    url = "redis://127.0.0.1:6379/13"
+    client = redis.Redis.from_url(url)
+    client.delete(online_key("lad-here"), online_key("lad-away"))
+    client.set(online_key("lad-here"), "gw-test", ex=30)
+    monkeypatch.setenv("ARENA_REDIS_URL", url)
+    try:
+        assert not lad._PRESENCE
+        assert lad.connected(["lad-here", "lad-away"]) == {"lad-here"}
+    finally:
+        client.delete(online_key("lad-here"))
+    monkeypatch.delenv("ARENA_REDIS_URL")
+    assert lad.connected(["lad-here", "lad-away"]) == {"lad-here", "lad-away"}  # cannot tell: all
+
+
+def test_tables_of_three() -> None:
+    """n-player tables (auction, 3 players): each batch seats every entrant once at
+    most, each table plays every seating of its deal."""
+    cfg = make_config("auction", "ladder", [(f"e{i}", "random") for i in range(7)], deals=1, preset="3p",
+                      ladder={"concurrency": 2, "stop_after": 10})
+    strength = {f"e{i}": float(i) for i in range(7)}
+    specs, recs = drive(cfg, strength_play(strength))
+    encounters: dict[int, list[MatchSpec]] = {}
+    for s in specs:
+        encounters.setdefault(s.tags["encounter"], []).append(s)
+    assert len(encounters) == 10
+    for group in encounters.values():
+        assert len(group[0].tags["sides"]) == 3 and len(group) == 3  # 3 cyclic seatings
+        assert len({tuple(s.entrants) for s in group}) == 3 and len({s.deal for s in group}) == 1
+    for rnd in {s.round for s in specs}:
+        seated = [e for s in specs if s.round == rnd and s.rotation == 0 for e in s.tags["sides"]]
+        assert len(seated) == len(set(seated))

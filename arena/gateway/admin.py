@@ -36,6 +36,16 @@ CLI does (no second implementation):
     Bradley-Terry intervals of ``arena ratings`` (with the dashboard's fallback
     when the duplicate grouping cannot be rated).
 
+Leagues (``CreateLeague``, ``UpdateLeague``, ``ListLeagues``, ``GetLeague``,
+``StartSeason``, ``PlayLeagueRound``, ``EndSeason``, ``GetLeagueTable``)
+    call :mod:`arena.tournaments.league` as ``arena league`` does: a
+    :class:`~arena.tournaments.config.ConfigError` is INVALID_ARGUMENT, an unknown
+    league or season NOT_FOUND, a command at the wrong time FAILED_PRECONDITION
+    (nothing changed). ``PlayLeagueRound`` plays the division tournaments like
+    ``CreateTournament`` (embedded on a background thread, or offered to the
+    workers); one round at a time is an embedded run that stops when nothing of the
+    round is pending or leased, after which a conductor pass adds the next round.
+
 As with any *spawn* pool, a program that embeds a :class:`~arena.gateway.Gateway`
 with a store and lets it play tournaments must guard its entry point with
 ``if __name__ == "__main__":`` (the children import the main module); ``arena serve``
@@ -263,6 +273,9 @@ class _Tournaments:
         self._closing = threading.Event()
         self._celery: Any = None
         self._celery_lock = threading.Lock()
+        from arena.tournaments import ladder
+
+        ladder.add_presence(router.is_connected)  # a ladder played here skips this gateway's absent bots
 
     # -- CreateTournament -----------------------------------------------------------------
     def create(self, text: str, execution: admin_pb2.Execution) -> admin_pb2.CreateTournamentResponse:
@@ -354,9 +367,12 @@ class _Tournaments:
         log.info("tournament %s: %d matches offered to the workers", tournament_id, leasable)
         return int(leasable)
 
-    def _start_embedded(self, config: Any) -> int:
+    def _start_embedded(self, config: Any, *, one_round: bool = False) -> int:
         """Play the matches not recorded yet on a background thread; returns how many
-        (the executor replays failed and abandoned matches too)."""
+        (the executor replays failed and abandoned matches too). ``one_round``: only
+        the current round (a league's PlayLeagueRound): the run stops when nothing of
+        it is pending or leased, then a conductor pass adds the next round or
+        finalizes the tournament."""
         with self._lock:
             run = self._runs.get(config.id)
             if run is not None and not run.finished:
@@ -368,18 +384,30 @@ class _Tournaments:
             # "running" at once (the executor says so again when it starts)
             self.store.set_tournament_status(config.id, "running")
             run = self._runs[config.id] = _Run()
-            run.thread = threading.Thread(target=self._play, args=(config, run),
+            run.thread = threading.Thread(target=self._play, args=(config, run, one_round),
                                           name=f"arena-tournament-{config.id}", daemon=True)
             run.thread.start()
         log.info("tournament %s: playing %d matches on this gateway", config.id, pending)
         return pending
 
-    def _play(self, config: Any, run: _Run) -> None:
+    def _play(self, config: Any, run: _Run, one_round: bool = False) -> None:
+        from arena.tournaments.conductor import Conductor
         from arena.tournaments.executors import EmbeddedExecutor
+
+        def round_played() -> bool:
+            if self._closing.is_set():
+                return True
+            counts = self.store.status_counts(config.id)
+            return not counts.get("pending", 0) and not counts.get("leased", 0)
 
         executor = EmbeddedExecutor(self.store.url, self.jobs, router=self.router)
         try:
-            done, total = executor.run(config.id, stop=self._closing.is_set)
+            done, total = executor.run(config.id, stop=round_played if one_round else self._closing.is_set)
+            if one_round and not self._closing.is_set():
+                Conductor(self.store, None).reconcile(config.id)  # the next round, or the end
+                if self.store.tournament(config.id).status == "paused":
+                    self.store.set_tournament_status(config.id, "running")  # between two rounds
+                done, total = self.store.progress(config.id)
             log.info("tournament %s: %d/%d matches recorded", config.id, done, total)
         except Exception as exc:  # noqa: BLE001 - reported through GetTournament
             log.exception("tournament %s: the embedded run failed", config.id)
@@ -396,7 +424,10 @@ class _Tournaments:
     def close(self, timeout: float) -> None:
         """Stop the embedded runs (each after its next recorded result) and wait up
         to ``timeout`` seconds for them."""
+        from arena.tournaments import ladder
+
         self._closing.set()
+        ladder.remove_presence(self.router.is_connected)
         with self._lock:
             threads = [r.thread for r in self._runs.values() if r.thread is not None]
         end = time.monotonic() + timeout
@@ -494,6 +525,199 @@ class _Tournaments:
         return admin_pb2.GetRatingsResponse(system=used, rulesets=rows)
 
 
+# -- leagues --------------------------------------------------------------------------------------
+
+_LEAGUE_STATES = {"between": admin_pb2.LEAGUE_STATE_BETWEEN, "running": admin_pb2.LEAGUE_STATE_RUNNING}
+
+
+def league_message(row: dict[str, Any]) -> admin_pb2.League:
+    """A stored league (:func:`arena.tournaments.league.league_info`) as ``League``."""
+    from arena.tournaments.league import division_tournament_id, parse_league
+
+    cfg = parse_league(row["config"])
+    running = row["state"] == "running"
+    divisions = []
+    for d, members in zip(cfg.divisions, row["divisions"]["divisions"]):
+        divisions.append(admin_pb2.LeagueDivision(
+            name=members["name"], size=d.size, format=d.format, rounds=d.rounds or 0, promote=d.promote,
+            relegate=d.relegate, entrant_ids=list(members["entrants"]),
+            tournament_id=division_tournament_id(row["id"], int(row["season"]), members["name"]) if running else ""))
+    return admin_pb2.League(league_id=row["id"], name=row["name"], game=row["game"], season=int(row["season"]),
+                            state=_LEAGUE_STATES.get(row["state"], admin_pb2.LEAGUE_STATE_UNSPECIFIED),
+                            divisions=divisions, created_unix_ms=_unix_ms(row["created"]))
+
+
+def _moves(moves: Iterable[dict[str, Any]]) -> list[admin_pb2.LeagueMove]:
+    return [admin_pb2.LeagueMove(entrant_id=m["entrant"], from_division=m["from"], to_division=m["to"],
+                                 move=m["move"]) for m in moves]
+
+
+class _Leagues:
+    """The blocking side of the league calls (run on worker threads): each one
+    :mod:`arena.tournaments.league` function, as ``arena league`` calls it; the
+    divisions are played by the tournaments' side (:class:`_Tournaments`)."""
+
+    def __init__(self, tournaments: _Tournaments) -> None:
+        self.tournaments = tournaments
+        self.store = tournaments.store
+        self.redis_url = tournaments.redis_url
+
+    def _league(self, fn: Callable[[], T]) -> T:
+        """``fn()`` with the league errors as refusals."""
+        from arena.tournaments.config import ConfigError
+        from arena.tournaments.league import (LeagueError, LeagueExistsError, LeagueNotFoundError,
+                                              SeasonNotFoundError)
+
+        try:
+            return fn()
+        except ConfigError as exc:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+        except (LeagueNotFoundError, SeasonNotFoundError) as exc:
+            raise Refusal(grpc.StatusCode.NOT_FOUND, str(exc)) from None
+        except LeagueExistsError as exc:
+            raise Refusal(grpc.StatusCode.ALREADY_EXISTS, str(exc)) from None
+        except LeagueError as exc:
+            raise Refusal(grpc.StatusCode.FAILED_PRECONDITION, str(exc)) from None
+
+    @staticmethod
+    def _league_id(league_id: str) -> str:
+        if not league_id:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "league_id: empty")
+        return league_id
+
+    def _league_file(self, text: str) -> Any:
+        from arena.tournaments.league import loads_league
+
+        if not text.strip():
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "config_toml: empty; give a league file")
+        return self._league(lambda: loads_league(text))
+
+    def _league_row(self, league_id: str) -> dict[str, Any]:
+        from arena.tournaments.league import league_info
+
+        return self._league(lambda: league_info(self.store, self._league_id(league_id)))
+
+    def league_create(self, text: str) -> admin_pb2.CreateLeagueResponse:
+        from arena.tournaments.league import create_league
+
+        cfg = self._league_file(text)
+        _, created = self._league(lambda: create_league(cfg, self.store))
+        return admin_pb2.CreateLeagueResponse(league=league_message(self._league_row(cfg.id)), created=created)
+
+    def league_update(self, text: str) -> admin_pb2.UpdateLeagueResponse:
+        from arena.tournaments.league import update
+
+        cfg = self._league_file(text)
+        out = self._league(lambda: update(cfg, self.store))
+        return admin_pb2.UpdateLeagueResponse(league=league_message(self._league_row(cfg.id)),
+                                              joined=out["joined"], left=out["left"], changed=out["changed"])
+
+    def league_list(self) -> admin_pb2.ListLeaguesResponse:
+        from arena.tournaments.league import list_leagues
+
+        return admin_pb2.ListLeaguesResponse(leagues=[league_message(r) for r in list_leagues(self.store)])
+
+    def league_get(self, league_id: str) -> admin_pb2.GetLeagueResponse:
+        return admin_pb2.GetLeagueResponse(league=league_message(self._league_row(league_id)))
+
+    def league_start(self, league_id: str) -> admin_pb2.StartSeasonResponse:
+        from arena.tournaments.league import season_start
+
+        out = self._league(lambda: season_start(self.store, self._league_id(league_id)))
+        return admin_pb2.StartSeasonResponse(league=league_message(self._league_row(league_id)),
+                                             season=out["season"],
+                                             first_round_matches=[d["matches"] for d in out["divisions"]])
+
+    def league_round(self, request: admin_pb2.PlayLeagueRoundRequest) -> admin_pb2.PlayLeagueRoundResponse:
+        from arena.tournaments.conductor import Conductor
+        from arena.tournaments.league import running_season
+        from arena.tournaments.service import stored_config
+
+        league_id = self._league_id(request.league_id)
+        execution = request.execution
+        if execution not in (admin_pb2.EXECUTION_UNSPECIFIED, admin_pb2.EXECUTION_EMBEDDED,
+                             admin_pb2.EXECUTION_DISTRIBUTED):
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"execution: unknown value {execution}")
+        if execution == admin_pb2.EXECUTION_UNSPECIFIED:
+            execution = (admin_pb2.EXECUTION_DISTRIBUTED if self.redis_url and request.all_rounds
+                         else admin_pb2.EXECUTION_EMBEDDED)
+        if execution == admin_pb2.EXECUTION_DISTRIBUTED:
+            if not request.all_rounds:
+                raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                              "execution: DISTRIBUTED plays every round (all_rounds); one round at a time "
+                              "is played EMBEDDED")
+            if not self.redis_url:
+                raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                              "execution: DISTRIBUTED needs a gateway with a Redis URL "
+                              "(arena serve --redis-url / ARENA_REDIS_URL)")
+        row, tids = self._league(lambda: running_season(self.store, league_id))
+        season = int(row["season"])
+        plays = []
+        conductor = Conductor(self.store, None)
+        for name, tid in zip((d["name"] for d in row["divisions"]["divisions"]), tids):
+            if self.store.tournament(tid).status in ("done", "stopped"):
+                continue
+            if execution == admin_pb2.EXECUTION_DISTRIBUTED:
+                started = self.tournaments._submit(tid)
+            else:
+                if not self.tournaments.running(tid):
+                    conductor.reconcile(tid)  # a played round: add the next one (or finish)
+                if self.store.tournament(tid).status in ("done", "stopped"):
+                    continue
+                started = self.tournaments._start_embedded(stored_config(self.store, tid),
+                                                           one_round=not request.all_rounds)
+            plays.append(admin_pb2.DivisionPlay(division=name, tournament_id=tid,
+                                                round=int(self.store.tournament(tid).round),
+                                                matches_started=started))
+        if not plays:
+            raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                          f"season {season} of {league_id!r} is played out: end it (EndSeason)")
+        return admin_pb2.PlayLeagueRoundResponse(league_id=league_id, season=season, execution=execution,
+                                                 divisions=plays)
+
+    def league_end(self, league_id: str) -> admin_pb2.EndSeasonResponse:
+        from arena.tournaments.league import season_end
+
+        out = self._league(lambda: season_end(self.store, self._league_id(league_id)))
+        return admin_pb2.EndSeasonResponse(league=league_message(self._league_row(league_id)),
+                                           season=out["season"], moves=_moves(out["moves"]))
+
+    def league_table(self, league_id: str, season: int) -> admin_pb2.GetLeagueTableResponse:
+        from arena.tournaments.league import table
+        from arena.tournaments.service import standings
+
+        if season < 0:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"season: must be 0 (the newest) or more, got {season}")
+        data = self._league(lambda: table(self.store, self._league_id(league_id), season or None))
+        divisions = []
+        for div in data["divisions"]:
+            st = standings_response(standings(self.store, div["tournament"]))
+            zones = {r["entrant"]: r["zone"] for r in div["rows"]}
+            divisions.append(admin_pb2.DivisionTable(
+                division=div["division"], tournament_id=div["tournament"],
+                status=self.tournaments.get(div["tournament"]).status, title=st.title, columns=st.columns,
+                rows=[admin_pb2.LeagueTableRow(row=r, zone=zones.get(r.entrant_id, "")) for r in st.rows]))
+        ratings, note = [], ""
+        for r in data["ratings"]:
+            if "error" in r and "rating" not in r:
+                note = str(r["error"])
+                continue
+            ratings.append(admin_pb2.LeagueRating(entrant_id=str(r["bot"]), rating=r["rating"],
+                                                  interval=r["error"], games=r["games"]))
+        return admin_pb2.GetLeagueTableResponse(
+            league_id=data["league"], name=data["name"], season=data["season"],
+            state=_LEAGUE_STATES.get(data["state"], admin_pb2.LEAGUE_STATE_UNSPECIFIED),
+            current_season=data["current_season"], divisions=divisions, moves=_moves(data["moves"]),
+            all_time=[admin_pb2.AllTimeRow(entrant_id=a["entrant"], seasons=a["seasons"],
+                                           best_division=a["best_division"],
+                                           history=[admin_pb2.SeasonPlace(season=h["season"], division=h["division"],
+                                                                          place=h["place"]) for h in a["history"]])
+                      for a in data["all_time"]],
+            ratings=ratings, ratings_note=note,
+            updates=[admin_pb2.LeagueUpdate(after_season=u["after_season"], joined=u["joined"], left=u["left"])
+                     for u in data.get("updates", [])])
+
+
 # -- the servicer ---------------------------------------------------------------------------------
 
 class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
@@ -516,6 +740,7 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
         self._operator_token = operator_token
         self._tournaments = (_Tournaments(store, registry, LocalRouter(hub), redis_url=redis_url,
                                           jobs=tournament_jobs) if store is not None else None)
+        self._leagues = _Leagues(self._tournaments) if self._tournaments is not None else None
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop the tournaments this gateway plays (blocking; see :class:`_Tournaments`)."""
@@ -554,6 +779,12 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
             raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
                           "this gateway has no store for tournaments (arena serve --store URL)")
         return self._tournaments
+
+    def _league_side(self) -> _Leagues:
+        if self._leagues is None:
+            raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
+                          "this gateway has no store for leagues (arena serve --store URL)")
+        return self._leagues
 
     def _info(self, entry: BotEntry) -> admin_pb2.BotInfo:
         return admin_pb2.BotInfo(bot_id=entry.bot_id, owner=entry.owner,
@@ -619,4 +850,44 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
         await self._authorize(context)
         return await self._blocking(context, lambda: self._tournament_side().ratings(request))
 
+    # -- leagues ------------------------------------------------------------------------------
+    async def CreateLeague(self, request: admin_pb2.CreateLeagueRequest,  # noqa: N802
+                           context: _Context) -> admin_pb2.CreateLeagueResponse:
+        await self._authorize(context)
+        return await self._blocking(context, lambda: self._league_side().league_create(request.config_toml))
 
+    async def UpdateLeague(self, request: admin_pb2.UpdateLeagueRequest,  # noqa: N802
+                           context: _Context) -> admin_pb2.UpdateLeagueResponse:
+        await self._authorize(context)
+        return await self._blocking(context, lambda: self._league_side().league_update(request.config_toml))
+
+    async def ListLeagues(self, request: admin_pb2.ListLeaguesRequest,  # noqa: N802
+                          context: _Context) -> admin_pb2.ListLeaguesResponse:
+        await self._authorize(context)
+        return await self._blocking(context, lambda: self._league_side().league_list())
+
+    async def GetLeague(self, request: admin_pb2.GetLeagueRequest,  # noqa: N802
+                        context: _Context) -> admin_pb2.GetLeagueResponse:
+        await self._authorize(context)
+        return await self._blocking(context, lambda: self._league_side().league_get(request.league_id))
+
+    async def StartSeason(self, request: admin_pb2.StartSeasonRequest,  # noqa: N802
+                          context: _Context) -> admin_pb2.StartSeasonResponse:
+        await self._authorize(context)
+        return await self._blocking(context, lambda: self._league_side().league_start(request.league_id))
+
+    async def PlayLeagueRound(self, request: admin_pb2.PlayLeagueRoundRequest,  # noqa: N802
+                              context: _Context) -> admin_pb2.PlayLeagueRoundResponse:
+        await self._authorize(context)
+        return await self._blocking(context, lambda: self._league_side().league_round(request))
+
+    async def EndSeason(self, request: admin_pb2.EndSeasonRequest,  # noqa: N802
+                        context: _Context) -> admin_pb2.EndSeasonResponse:
+        await self._authorize(context)
+        return await self._blocking(context, lambda: self._league_side().league_end(request.league_id))
+
+    async def GetLeagueTable(self, request: admin_pb2.GetLeagueTableRequest,  # noqa: N802
+                             context: _Context) -> admin_pb2.GetLeagueTableResponse:
+        await self._authorize(context)
+        return await self._blocking(
+            context, lambda: self._league_side().league_table(request.league_id, request.season))

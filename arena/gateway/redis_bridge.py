@@ -205,6 +205,9 @@ class RedisBridge:
 
     async def start(self) -> RedisBridge:
         self._redis = aioredis.Redis.from_url(self.url, health_check_interval=0)
+        # a bot whose grace period ends loses its online key before its held requests
+        # fail (else a worker could start its next match in between, against the absent bot)
+        self.hub.before_offline.append(self._offline)
         loop = asyncio.get_running_loop()
         self._replier = loop.create_task(self._keep_reply_connection())
         self._supervisor = loop.create_task(self._supervise())
@@ -216,6 +219,8 @@ class RedisBridge:
         Bounded: each step gets at most :data:`STOP_STEP_SECONDS` (a Redis that
         does not answer must not hold the gateway's shutdown).
         """
+        with contextlib.suppress(ValueError):
+            self.hub.before_offline.remove(self._offline)
         if self._supervisor is not None:
             self._supervisor.cancel()
             await _settle(self._supervisor)

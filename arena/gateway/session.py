@@ -69,6 +69,7 @@ import itertools
 import logging
 import time
 from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -465,6 +466,10 @@ class SessionHub:
         self.sessions: dict[str, BotSession] = {}
         self.held: dict[str, _Held] = {}
         """Bots in their grace period (no stream; requests kept)."""
+        self.before_offline: list[Callable[[str], Awaitable[None]]] = []
+        """Awaited when a bot's grace period ends, before its held requests fail: the
+        Redis bridge removes the bot's online key there, so that no worker that sees
+        its match fail can start another one against the absent bot."""
         self._breakers: dict[str, _Breaker] = {}
         self.resent = 0
         """Requests sent again on a bot's next stream (after a drop or a takeover)."""
@@ -531,6 +536,20 @@ class SessionHub:
         entry = self.held.pop(bot_id, None)
         if entry is None:
             return
+        if self.before_offline:  # presence first, then the failures (see before_offline)
+            self.loop.create_task(self._offline_then_fail(bot_id, entry))
+        else:
+            self._fail_expired(bot_id, entry)
+
+    async def _offline_then_fail(self, bot_id: str, entry: _Held) -> None:
+        for hook in list(self.before_offline):
+            try:
+                await asyncio.wait_for(hook(bot_id), 2.0)
+            except Exception as exc:  # noqa: BLE001 - the requests fail anyway
+                log.warning("going offline of %s: %s: %s", bot_id, type(exc).__name__, exc)
+        self._fail_expired(bot_id, entry)
+
+    def _fail_expired(self, bot_id: str, entry: _Held) -> None:
         failure = AgentFailure(f"bot {bot_id} disconnected and did not reconnect within {self.grace:g} s")
         waiting = [p for p in entry.requests if not p.future.done()]
         for pending in waiting:

@@ -842,6 +842,15 @@ def _print_standings(st: Any) -> None:
     console.print(table)
     console.print(f"{st.recorded}/{st.expected} matches recorded; tie-breaks: {st.tie_breaks}",
                   highlight=False)
+    forfeits = st.details.get("forfeits") or []
+    if forfeits:  # remote bots absent beyond the absence limit: not scored
+        absent: dict[str, int] = {}
+        for f in forfeits:
+            for e in f["absent"]:
+                absent[e] = absent.get(e, 0) + 1
+        console.print(f"[yellow]{len(forfeits)} matches forfeited, not scored[/]: "
+                      + ", ".join(f"{escape(e)} absent in {n}" for e, n in sorted(absent.items())),
+                      highlight=False)
     missing = st.details.get("missing") or []
     if missing:
         console.print(f"[yellow]{len(missing)} matches have no record[/]:")
@@ -1043,9 +1052,16 @@ class _RemoteRoute:
                                              "running `arena serve --redis-url`") from None
                 self.where = f"gateway on {self._gateway.target}"
                 self._router = self._gateway.router
+            from arena.tournaments import ladder
+
+            ladder.add_presence(self._router.is_connected)  # a ladder skips the absent bots
         return self._router
 
     def close(self) -> None:
+        if self._router is not None:
+            from arena.tournaments import ladder
+
+            ladder.remove_presence(self._router.is_connected)
         if self._gateway is not None:
             self._gateway.stop(grace=1.0)
         elif self._router is not None:

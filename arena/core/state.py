@@ -224,6 +224,11 @@ class Game(ABC):
         """
         return list(state.returns())
 
+    def own_points(self) -> bool:
+        """Whether :meth:`match_points` is the game's own (overridden: canasta), so that
+        records carry the points beside the returns and standings report them."""
+        return type(self).match_points is not Game.match_points
+
     def margin_points(self, margin: float) -> float:
         """Convert a per-deal duplicate margin into the unit results are reported in.
 

@@ -159,6 +159,8 @@ def run_match(game: Game, agents: Sequence[Agent], *, seed: int | str | None = N
         state.apply_action(action)
         record.actions.append(entry)
     record.returns = [float(r) for r in state.returns()]
+    if game.own_points():  # canasta: the points each side made, beside the ranking
+        record.points = [float(x) for x in game.match_points(state)]
     record.terminal = True
     record.decks = [list(d) for d in state.dealer.realized]
     record.finished_at = _now()

@@ -75,6 +75,10 @@ class MatchRecord:
     """Bot name at each seat."""
     actions: list[ActionEntry] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)
+    points: list[float] = field(default_factory=list)
+    """Per-seat points in the game's own unit (``Game.match_points``) for games whose
+    ``returns`` are a ranking rather than points (canasta); empty otherwise (the
+    returns are the points) and in records written before it existed."""
     faults: list[Fault] = field(default_factory=list)
     terminal: bool = False
     started_at: str = ""
@@ -92,6 +96,7 @@ class MatchRecord:
         data["decks"] = [list(deck) for deck in self.decks]
         data["seats"] = list(self.seats)
         data["returns"] = list(self.returns)
+        data["points"] = list(self.points)
         data["actions"] = [{name: getattr(a, name) for name in _ACTION_FIELDS} for a in self.actions]
         data["faults"] = [{name: getattr(f, name) for name in _FAULT_FIELDS} for f in self.faults]
         return data

@@ -31,6 +31,15 @@ A unit's (partnership's or seat's) score in a match is the mean of its seats'
 returns (bridge: the N-S or E-W duplicate score). An entrant holding several units
 at one table scores the mean of its units.
 
+Games whose returns are a ranking and whose players count points
+(``Game.own_points``: canasta) are compared in their points wherever a margin or a
+comparison of results is made: the record's ``points`` (``Game.match_points``, the
+points each side made; records written before the field existed are replayed
+once), for the duplicate formats' margins and comparisons and the gauntlet's
+margin; the round robin ranks by win rate (from the returns) and then points per
+match. When a record's points cannot be had, the returns are used for the whole
+table (``details["unit"]`` says which: ``"points"`` or ``"returns"``).
+
 Round robin
     Per match the unit(s) with the highest score share one win. Per entrant:
     matches, win points, win rate (win points / matches), mean and total score.
@@ -67,7 +76,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena.core.state import Game
@@ -216,20 +225,19 @@ class _Rec:
     returns are not points (canasta); ``None`` otherwise."""
 
 
-def own_points(game: Game) -> bool:
-    """Whether ``game``'s returns are a ranking and its points are reported apart
-    (``Game.match_points`` overridden: canasta)."""
-    return type(game).match_points is not Game.match_points
-
-
 _POINTS: dict[tuple[Any, ...], list[float]] = {}
 _POINTS_CACHE = 200_000
 
 
 def record_points(record: Any) -> list[float] | None:
-    """``Game.match_points`` of a finished record (replayed once, then cached: records
-    never change once stored); ``None`` for a record that does not replay."""
+    """``Game.match_points`` of a finished record: its ``points``, or for a record
+    written before the field existed its replay (once, then cached: records never
+    change once stored); ``None`` for such a record that does not replay."""
     from arena.core.errors import ArenaError
+
+    stored = getattr(record, "points", None)
+    if stored:
+        return [float(x) for x in stored]
 
     key = (record.match_id, str(getattr(record, "seed", "")), getattr(record, "started_at", ""),
            getattr(record, "finished_at", ""), len(getattr(record, "actions", ())), tuple(record.returns))
@@ -272,8 +280,16 @@ def _collect(config: TournamentConfig, records: Iterable[Any], game: Game | None
         out.append(_Rec(r.match_id, int(tags["deal"]), int(tags["rotation"]), int(tags["table"]),
                         list(tags["entrants"]), [float(x) for x in r.returns], tags,
                         str(getattr(r, "ruleset", config.game)),
-                        record_points(r) if game is not None and own_points(game) else None))
+                        record_points(r) if game is not None and game.own_points() else None))
     return out, unfinished, ignored
+
+
+def _in_points(game: Game, recs: list[_Rec]) -> tuple[list[_Rec], str]:
+    """The records scored in the game's own points (``Game.own_points``: returns
+    replaced by the points), when every record has them; else unchanged."""
+    if game.own_points() and recs and all(rec.points is not None for rec in recs):
+        return [replace(rec, returns=list(rec.points or [])) for rec in recs], "points"
+    return recs, "returns"
 
 
 def _unit_scores(rec: _Rec, units: list[list[int]]) -> list[tuple[str, float]]:
@@ -321,7 +337,7 @@ def standings(config: TournamentConfig, records: Iterable[Any]) -> Standings:
     game = config.make_game()
     units = [list(u) for u in game.teams()]
     specs = expand(config)
-    recs, unfinished, ignored = _collect(config, records, game if config.format == "round_robin" else None)
+    recs, unfinished, ignored = _collect(config, records, game)
     if config.format == "round_robin":
         st = _round_robin(config, game, units, recs)
     elif config.format == "gauntlet":
@@ -350,7 +366,7 @@ def _round_robin(config: TournamentConfig, game: Game, units: list[list[int]], r
             a["total"] += v
             a["wins"] += winners.count(e) / len(winners)
             a["points"] += pts.get(e, 0.0)
-    points = own_points(game) and all(rec.points is not None for rec in recs)
+    points = game.own_points() and all(rec.points is not None for rec in recs)
     rows: list[dict[str, Any]] = []
     for e, a in acc.items():
         m = a["matches"]
@@ -375,6 +391,7 @@ def _round_robin(config: TournamentConfig, game: Game, units: list[list[int]], r
 
 def _teams(config: TournamentConfig, game: Game, units: list[list[int]], recs: list[_Rec]) -> Standings:
     assert config.duplicate is not None
+    recs, unit_kind = _in_points(game, recs)
     rooms: dict[tuple[int, int], dict[int, _Rec]] = {}
     for rec in recs:
         rooms.setdefault((rec.table, rec.deal), {})[rec.rotation] = rec
@@ -431,13 +448,15 @@ def _teams(config: TournamentConfig, game: Game, units: list[list[int]], recs: l
         cols.append(("vp", "VP"))
     tb = ("VPs, then " if use_vp else "") + "net IMPs, then IMP quotient, then entrant id"
     return Standings(config.id, "duplicate_teams", f"{config.name}: team matches ({game.ruleset})", cols,
-                     rows, tb, details={"matches": [per_match[t] for t in sorted(per_match)], "boards": boards})
+                     rows, tb, details={"matches": [per_match[t] for t in sorted(per_match)], "boards": boards,
+                                        "unit": unit_kind})
 
 
 def _field(config: TournamentConfig, game: Game, units: list[list[int]], recs: list[_Rec],
            specs: Sequence[Any]) -> Standings:
     assert config.duplicate is not None
     scoring = config.duplicate.scoring
+    recs, unit_kind = _in_points(game, recs)
     expected: dict[int, int] = {}
     for s in specs:
         expected[s.deal] = expected.get(s.deal, 0) + 1
@@ -490,7 +509,7 @@ def _field(config: TournamentConfig, game: Game, units: list[list[int]], recs: l
     title = f"{config.name}: duplicate {config.duplicate.mode}, {scoring} ({game.ruleset})"
     return Standings(config.id, kind, title, cols, rows,
                      "score, then mean margin over the others in the same seat, then entrant id",
-                     details={"scoring": scoring})
+                     details={"scoring": scoring, "unit": unit_kind})
 
 
 def _gauntlet(config: TournamentConfig, game: Game, units: list[list[int]], recs: list[_Rec],
@@ -500,14 +519,16 @@ def _gauntlet(config: TournamentConfig, game: Game, units: list[list[int]], recs
     field_ids = [e for e in config.entrant_ids if e != cand]
     per: dict[str, dict[str, Any]] = {f: {"matches": 0, "won": 0, "drawn": 0, "lost": 0, "deals": {}}
                                       for f in field_ids}
-    for rec in recs:
-        es = _entrant_scores(rec, units)
+    scored, unit_kind = _in_points(game, recs)
+    for rec, pts in zip(recs, scored):
+        es = _entrant_scores(rec, units)  # won / drawn / lost: the returns
         opp = rec.tags.get("opponent") or next(e for e in es if e != cand)
         c, f = es[cand], es[opp]
         p = per[opp]
         p["matches"] += 1
         p["won" if c > f else "lost" if c < f else "drawn"] += 1
-        p["deals"].setdefault(rec.deal, []).append(c - f)
+        ps = _entrant_scores(pts, units)  # the margin: the game's own points where it has them
+        p["deals"].setdefault(rec.deal, []).append(ps[cand] - ps[opp])
 
     def summary(ps: list[dict[str, Any]]) -> dict[str, Any]:
         m = sum(p["matches"] for p in ps)
@@ -529,7 +550,8 @@ def _gauntlet(config: TournamentConfig, game: Game, units: list[list[int]], recs
     del total["rank"]
     return Standings(config.id, "gauntlet", f"{config.name}: gauntlet of {cand} ({game.ruleset})", cols,
                      rows, "none: one row per field entrant in file order",
-                     details={"candidate": cand, "summary": total, "sprt": dict(config.gauntlet.sprt)})
+                     details={"candidate": cand, "summary": total, "sprt": dict(config.gauntlet.sprt),
+                              "unit": unit_kind})
 
 
 def sprt_results(config: TournamentConfig, records: Iterable[Any]) -> list[Any]:

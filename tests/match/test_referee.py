@@ -176,3 +176,24 @@ def test_record_to_dict_equals_asdict_and_is_independent() -> None:
     assert record.actions[0].seat != 99
     assert "XX" not in record.decks[0]
     assert rec.loads(rec.dumps(record)) == record
+
+
+def test_records_carry_the_games_own_points_beside_the_returns() -> None:
+    from arena.bots import make_bot
+    from arena.games import get_game
+    from arena.match.replay import replay_record
+    from arena.records.record import MatchRecord, dumps, loads
+
+    game = get_game("canasta", preset="classic-2p", deals=1)
+    result = run_match(game, [make_bot("canasta", "heuristic", seed=1), make_bot("canasta", "random", seed=2)],
+                       seed=11)
+    rec = result.record
+    state = replay_record(rec)
+    assert rec.points == [float(x) for x in game.match_points(state)] and len(rec.points) == 2
+    assert rec.points != rec.returns and max(abs(x) for x in rec.points) >= 50  # points, not ranks
+    assert loads(dumps(rec)).points == rec.points
+    old = rec.to_dict()
+    del old["points"]  # a record written before the field existed still reads
+    assert MatchRecord.from_dict(old).points == []
+    bridge = run_match(get_game("bridge"), [make_bot("bridge", "random", seed=s) for s in range(4)], seed=3)
+    assert bridge.record.points == []  # the returns are the points

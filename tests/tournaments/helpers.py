@@ -42,6 +42,7 @@ class FakeRecord:
     tags: dict[str, Any] = field(default_factory=dict)
     terminal: bool = True
     ruleset: str = "x@v1"
+    points: list[float] | None = None
 
 
 def records(specs: Sequence[MatchSpec], returns: Callable[[MatchSpec], Sequence[float]]) -> list[FakeRecord]:

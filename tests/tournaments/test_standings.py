@@ -231,3 +231,68 @@ def test_duplicates_other_tournaments_unfinished_and_missing_tags() -> None:
     bad = FakeRecord(specs[0].match_id, [1, -1, 1, -1], {"tournament_id": "t1", "deal": 0})
     with pytest.raises(ValueError, match="missing tag"):
         standings(cfg, [bad])  # type: ignore[list-item]
+
+
+# -- games scored in their own points (canasta) ------------------------------------------------
+
+def pointed(specs: list[MatchSpec], returns: object, points: object) -> list[object]:
+    """Synthetic records with rank-based ``returns`` and the game's own ``points``."""
+    recs = records(specs, returns)  # type: ignore[arg-type]
+    for rec, spec in zip(recs, specs):
+        rec.points = [float(x) for x in points(spec)]  # type: ignore[operator]
+    return recs  # type: ignore[return-value]
+
+
+def test_canasta_gauntlet_margin_is_in_canasta_points() -> None:
+    cfg = make_config("canasta", "gauntlet", [("H", "heuristic"), ("R1", "random"), ("R2", "random")], deals=2,
+                      preset="classic", gauntlet={"candidate": "H"})
+    specs = expand(cfg)
+
+    def points(spec: MatchSpec) -> list[float]:
+        h = spec.entrants.index("H") % 2
+        c = {"R1": 1500.0, "R2": 300.0 if spec.rotation == 0 else -100.0}[spec.tags["opponent"]]
+        unit = [c, -c] if h == 0 else [-c, c]
+        return unit * 2
+
+    st = standings(cfg, pointed(specs, gauntlet_returns, points))  # type: ignore[arg-type]
+    rows = by_entrant(st)
+    assert rows["R1"]["won"] == 4 and rows["R1"]["margin"] == 3000  # W/D/L from returns, margin in points
+    assert rows["R2"]["margin"] == 200  # per deal: mean over the rotations of 300 - -300 and -100 - 100
+    assert st.details["unit"] == "points"
+    # without points (records written before the field, not replayable here): the returns
+    st = standings(cfg, records(specs, gauntlet_returns))  # type: ignore[arg-type]
+    assert by_entrant(st)["R1"]["margin"] == 2 and st.details["unit"] == "returns"
+
+
+def test_canasta_duplicate_seats_compare_canasta_points() -> None:
+    cfg = make_config("canasta", "duplicate", [("A", "random"), ("B", "random"), ("C", "random")], deals=1,
+                      preset="classic-3p", duplicate={"scoring": "butler"})
+    specs = expand(cfg)
+    base = {"A": 2000.0, "B": 500.0, "C": -500.0}
+    # ranks say A > B > C in every match: a rank comparison cannot tell the margins apart
+    rank = {"A": 1.0, "B": 0.0, "C": -1.0}
+    st = standings(cfg, pointed(specs, lambda s: [rank[e] for e in s.entrants],
+                                lambda s: [base[e] for e in s.entrants]))  # type: ignore[arg-type]
+    rows = by_entrant(st)
+    datum = (2000 + 500 - 500) / 3  # the mean of the three results in each seat
+    assert [rows[e]["score"] for e in "ABC"] == pytest.approx([2000 - datum, 500 - datum, -500 - datum])
+    assert st.details["unit"] == "points"
+
+
+def test_canasta_team_matches_are_in_canasta_points() -> None:
+    cfg = make_config("canasta", "duplicate", [("A", "random"), ("B", "random")], deals=2, preset="classic",
+                      duplicate={"mode": "teams"})
+    specs = expand(cfg)
+
+    def side(spec: MatchSpec, a: float, b: float) -> list[float]:
+        unit = [a, b] if spec.entrants[0] == "A" else [b, a]
+        return unit * 2
+
+    open_a, closed_a = {0: 2500.0, 1: 800.0}, {0: 1900.0, 1: 1000.0}  # A's points, B's are 1000 each time
+    st = standings(cfg, pointed(
+        specs, lambda s: side(s, 1.0, -1.0),
+        lambda s: side(s, (open_a if s.rotation == 0 else closed_a)[s.deal], 1000.0)))  # type: ignore[arg-type]
+    boards = st.details["boards"]
+    # margin = (A's points in both rooms - B's in both rooms) / 2
+    assert [b["margin"] for b in boards] == [(2500 + 1900 - 2000) / 2, (800 + 1000 - 2000) / 2]
+    assert st.details["unit"] == "points" and by_entrant(st)["A"]["net_imps"] == 1200 - 100

@@ -934,7 +934,8 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
 
     Remote entrants (remote = "BOT") must be registered (arena bots register); the run
     hosts a gateway for them (--gateway) or reaches a running one through Redis
-    (--redis-url), and starts only once all of them are connected."""
+    (--redis-url), and starts only once all of them are connected. A ladder starts
+    at once: its remote entrants play while connected, and join when registered."""
     import signal
 
     from arena.ratings.errors import RatingError
@@ -956,13 +957,17 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
             console.rule(f"[bold]{path.name}")
             try:
                 config, _ = service.parse_file(path)
-                service.check_registered(db, config)
+                later = service.check_registered(db, config)
                 teams = sorted({e.bot.split(":", 1)[1] for e in config.entrants if e.bot.startswith("bluechip:")})
                 if teams:
                     _start_bluechip(bluechip, bluechip_no_pauses, teams)
                 bots = [b for _, b in service.remote_entrants(config)]
                 router = route.router(db) if bots else None
-                if bots:
+                if bots and config.format == "ladder":  # no wait: they play while connected
+                    err.print(f"ladder: remote entrants play while connected ({route.where}): "
+                              f"{', '.join(bots)}"
+                              + (f"; not registered yet: {', '.join(later)}" if later else ""))
+                elif bots:
                     err.print(f"waiting up to {wait_for_bots:.0f} s for {', '.join(bots)} "
                               f"({route.where})")
                     missing = service.wait_for_bots(router, bots, wait_for_bots)

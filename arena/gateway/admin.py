@@ -328,6 +328,8 @@ class _Tournaments:
             try:
                 bot = self.registry.get(bot_id)
             except BotNotFoundError:
+                if config.format == "ladder":
+                    continue  # a ladder's remote entrants join when registered and connected
                 raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
                               f"entrants[{i}].remote: bot {bot_id!r} is not registered "
                               "(RegisterBot first)") from None

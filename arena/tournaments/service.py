@@ -61,23 +61,34 @@ def remote_entrants(config: Any) -> list[tuple[int, str]]:
             if e.bot.startswith("remote:")]
 
 
-def check_registered(store: Any, config: Any) -> None:
-    """Refuse a tournament naming a remote bot that is not registered (or revoked).
+def check_registered(store: Any, config: Any) -> list[str]:
+    """Refuse a tournament naming a remote bot that is revoked, or not registered.
 
+    A ladder (``format = "ladder"``) is the exception for bots not registered yet:
+    it runs until stopped, and its remote entrants join when they are registered
+    and connected (they are skipped until then, like a disconnected bot), so
+    those are returned instead of refused.
+
+    :returns: the remote bots of a ladder that are not registered yet.
     :raises arena.tournaments.config.ConfigError: naming the entrant's field.
     """
     from arena.store.registry import BotNotFoundError
     from arena.tournaments.config import ConfigError
 
     registry = store.bot_registry()
+    later: list[str] = []
     for i, bot_id in remote_entrants(config):
         try:
             entry = registry.get(bot_id)
         except BotNotFoundError:
+            if config.format == "ladder":
+                later.append(bot_id)
+                continue
             raise ConfigError(f"entrants[{i}].remote", f"bot {bot_id!r} is not registered "
                               f"(arena bots register {bot_id})") from None
         if entry.revoked:
             raise ConfigError(f"entrants[{i}].remote", f"bot {bot_id!r} is revoked")
+    return later
 
 
 def wait_for_bots(router: Any, bot_ids: list[str], seconds: float, *, poll: float = 0.1) -> list[str]:

@@ -680,7 +680,8 @@ def serve_cmd(
 
         from arena.dashboard import create_app
 
-        server = uvicorn.Server(uvicorn.Config(create_app(store_url), host=dashboard_host,
+        _open_store(store_url).dispose()  # made and migrated here; the dashboard only reads it
+        server = uvicorn.Server(uvicorn.Config(create_app(store_url, readonly=True), host=dashboard_host,
                                                port=dashboard_port, log_level="warning"))
         threading.Thread(target=server.run, name="dashboard", daemon=True).start()
         err.print(f"dashboard on http://{dashboard_host}:{dashboard_port}/")

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 
-def create_app(store_url: str) -> FastAPI:
+def create_app(store_url: str, *, readonly: bool = False) -> FastAPI:
     """The dashboard app on a store (see :mod:`arena.dashboard.app`)."""
     from arena.dashboard.app import create_app as _create
 
-    return _create(store_url)
+    return _create(store_url, readonly=readonly)
 

@@ -18,8 +18,13 @@ def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
     from arena.dashboard import create_app
+    from arena.store.engine import StoreURLError
 
-    uvicorn.run(create_app(args.store), host=args.host, port=args.port, log_level=args.log_level)
+    try:  # a viewer: the store is opened read-only (nothing created or migrated)
+        app = create_app(args.store, readonly=True)
+    except StoreURLError as exc:
+        p.exit(2, f"{p.prog}: error: {exc}\n")
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 
 
 if __name__ == "__main__":

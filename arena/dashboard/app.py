@@ -146,9 +146,16 @@ class _ReplayCache:
         return views
 
 
-def create_app(store_url: str) -> FastAPI:
-    """The dashboard on the store at ``store_url`` (migrated on start if needed)."""
-    store = Store(store_url)
+def create_app(store_url: str, *, readonly: bool = False) -> FastAPI:
+    """The dashboard on the store at ``store_url`` (migrated on start if needed).
+
+    :param readonly: open the store for reading only (what ``arena serve`` and
+        ``python -m arena.dashboard`` do: the dashboard never writes): nothing is
+        created or migrated, and a store of another schema is refused at once.
+    :raises arena.store.engine.StoreURLError: ``readonly`` and no store of this
+        version's schema at ``store_url``.
+    """
+    store = Store(store_url, readonly=readonly)
     store.migrate()
     app = FastAPI(title="arena dashboard", docs_url=None, redoc_url=None,
                   default_response_class=StrictJSONResponse)

@@ -97,8 +97,16 @@ from arena.core.dealing import derive_seed
 from arena.tournaments.config import TournamentConfig
 from arena.records.spec import MatchSpec, make_match_id
 
-__all__ = ["expand", "deal_seed", "seatings", "round_robin_tables", "field_tables",
+__all__ = ["expand", "compared", "deal_seed", "seatings", "round_robin_tables", "field_tables",
            "resolve_movement", "deal_groups", "units_of"]
+
+
+def compared(record: Any) -> list[float]:
+    """The per-seat values a duplicate comparison of ``record`` uses: the game's own
+    points where the record carries them (``MatchRecord.points``: canasta, whose
+    returns are a ranking), else its returns."""
+    points = getattr(record, "points", None)
+    return [float(x) for x in (points if points else record.returns)]
 
 
 def deal_seed(tournament_seed: int, deal: int) -> int:

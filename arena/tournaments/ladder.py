@@ -29,7 +29,8 @@ Results and ratings
 -------------------
 Per deal of an encounter, once all its seatings are recorded, entrants are compared
 pairwise on their scores summed over the seatings (two sides: the margin converted
-by ``Game.margin_points``, so bridge compares IMPs): 1, 1/2 or 0. Those results
+by ``Game.margin_points``, so bridge compares IMPs; canasta compares its points,
+the records' ``points``, not its rank-based returns): 1, 1/2 or 0. Those results
 feed a Bradley-Terry fit (:func:`fit_ladder`: the model of
 :mod:`arena.ratings.bradley_terry`, Elo scale, 95% intervals, fit by Newton's
 method on the entrants' result matrix, with one virtual draw of everyone against
@@ -91,7 +92,7 @@ from typing import Any
 from arena.core.dealing import SeedStream
 from arena.records.spec import MatchSpec, make_match_id
 from arena.tournaments.config import Entrant, LadderSettings, TournamentConfig
-from arena.tournaments.formats import deal_seed, seatings
+from arena.tournaments.formats import compared, deal_seed, seatings
 from arena.tournaments.rounds import Format, TournamentView, register_format
 
 __all__ = ["LadderFormat", "LadderRatings", "ladder_outcomes", "fit_ladder", "choose_batch", "add_presence",
@@ -178,7 +179,7 @@ def _state(config: TournamentConfig, records: Iterable[Any], cache: bool = True)
             old = state.seen.get(r.match_id)
             if old is None:
                 fresh.append(r)
-            elif old != r.returns:
+            elif old != compared(r):
                 state = None
                 break
             else:
@@ -186,14 +187,14 @@ def _state(config: TournamentConfig, records: Iterable[Any], cache: bool = True)
         if state is not None and hits == len(state.seen):
             for r in fresh:
                 if r.match_id not in state.seen and _accept(config, r):
-                    state.seen[r.match_id] = list(r.returns)
-                    state.add(r.match_id, r.tags, r.returns)
+                    state.seen[r.match_id] = compared(r)
+                    state.add(r.match_id, r.tags, state.seen[r.match_id])
             return state
     state = _Outcomes(config)
     for r in recs:
         if r.match_id not in state.seen and _accept(config, r):
-            state.seen[r.match_id] = list(r.returns)
-            state.add(r.match_id, r.tags, r.returns)
+            state.seen[r.match_id] = compared(r)
+            state.add(r.match_id, r.tags, state.seen[r.match_id])
     if cache:
         _CACHE.pop(config.id, None)
         if len(_CACHE) >= _CACHE_SIZE:

@@ -24,7 +24,8 @@ distance, and give a bye to the lowest-ranked entrant that has had none). Each
 pair plays the round's deals in both seatings (duplicate: the same cards, seats
 rotated), so sides need no balancing. Per deal the margin is half the difference
 of the two entrants' scores over both seatings, converted by
-``Game.margin_points`` (bridge: IMPs); the encounter's result for A is
+``Game.margin_points`` (bridge: IMPs; canasta's scores are its points, the
+records' ``points``, not its rank-based returns); the encounter's result for A is
 
 * ``vp``: A's WBF victory points over the deals compared, divided by 20
   (:func:`arena.ratings.vp.wbf_vp`);
@@ -102,7 +103,7 @@ from typing import Any
 from arena.core.dealing import SeedStream
 from arena.records.spec import MatchSpec, make_match_id
 from arena.tournaments.config import Entrant, SwissSettings, TournamentConfig
-from arena.tournaments.formats import deal_seed, seatings
+from arena.tournaments.formats import compared, deal_seed, seatings
 from arena.tournaments.pairing import group_tables, pair_two_sided
 from arena.tournaments.rounds import Format, TournamentView, register_format
 
@@ -178,7 +179,7 @@ def swiss_history(config: TournamentConfig, placements: Iterable[Mapping[str, An
         if e is None:
             continue
         played.setdefault((e.round, e.table), {})[(int(tags["deal"]), int(tags["rotation"]))] = (
-            tags["entrants"], rec.returns)
+            tags["entrants"], compared(rec))
     need: dict[int, int] = {}
     for key, e in enc.items():
         k = len(e.sides)

@@ -321,3 +321,24 @@ def test_tables_of_three() -> None:
     for rnd in {s.round for s in specs}:
         seated = [e for s in specs if s.round == rnd and s.rotation == 0 for e in s.tags["sides"]]
         assert len(seated) == len(set(seated))
+
+
+def test_canasta_encounters_are_decided_on_canasta_points() -> None:
+    from arena.tournaments.ladder import LadderFormat
+
+    cfg = make_config("canasta", "ladder", [("A", "random"), ("B", "random")], deals=1, preset="classic-2p",
+                      ladder={"concurrency": 1})
+    specs = LadderFormat(cfg).first_round(cfg.entrants)
+    assert len(specs) == 2  # one deal, both seatings
+
+    def rec(spec: MatchSpec, points: bool) -> FakeRecord:
+        winner = spec.rotation == 0  # each side wins one seating: a draw on the rank-based returns
+        a = spec.entrants.index("A")
+        ret = [0.0, 0.0]
+        ret[a], ret[1 - a] = (1.0, -1.0) if winner else (-1.0, 1.0)
+        pts = [0.0, 0.0]
+        pts[a], pts[1 - a] = (1500.0, -200.0) if winner else (300.0, 450.0)  # A: +1700, then -150
+        return FakeRecord(spec.match_id, ret, tags_of(spec), points=pts if points else None)
+
+    assert ladder_outcomes(cfg, [rec(s, True) for s in specs], cache=False) == {("A", "B", 1.0): 1}
+    assert ladder_outcomes(cfg, [rec(s, False) for s in specs], cache=False) == {("A", "B", 0.5): 1}

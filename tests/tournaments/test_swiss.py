@@ -250,3 +250,25 @@ def test_a_schedule_decides_when_never_what() -> None:
                      ({"round_every": 60, "start_at": "monday"}, r"^swiss\.start_at: must be Unix seconds")):
         with pytest.raises(ConfigError, match=msg):
             make_config("calypso", "swiss", field(6), deals=1, swiss={"rounds": 3, **bad})
+
+
+def test_canasta_rounds_are_decided_on_canasta_points() -> None:
+    from arena.tournaments.swiss import SwissFormat, swiss_history
+
+    cfg = make_config("canasta", "swiss", [("A", "random"), ("B", "random")], deals=1, preset="classic-2p",
+                      swiss={"rounds": 1})
+    specs = SwissFormat(cfg).first_round(cfg.entrants)
+    assert len(specs) == 2  # one deal, both seatings
+
+    def rec(spec: MatchSpec, points: bool) -> FakeRecord:
+        a = spec.entrants.index("A")
+        ret, pts = [0.0, 0.0], [0.0, 0.0]
+        # each side wins one seating (a draw on the rank-based returns); on points A is far ahead
+        ret[a], ret[1 - a] = (1.0, -1.0) if spec.rotation == 0 else (-1.0, 1.0)
+        pts[a], pts[1 - a] = (1500.0, -200.0) if spec.rotation == 0 else (300.0, 450.0)
+        return FakeRecord(spec.match_id, ret, tags_of(spec), points=pts if points else None)
+
+    history = swiss_history(cfg, [s.tags | {"table": s.table} for s in specs], [rec(s, True) for s in specs])
+    assert history.encounters[0].results == {"A": 1.0, "B": 0.0}
+    history = swiss_history(cfg, [s.tags | {"table": s.table} for s in specs], [rec(s, False) for s in specs])
+    assert history.encounters[0].results == {"A": 0.5, "B": 0.5}

@@ -6,7 +6,8 @@ It runs on the gateway's event loop (``redis.asyncio`` for presence and clean-up
 and :class:`RespConnection`, an asyncio protocol with the hiredis parser, on the
 hot path), pulls up to :data:`PULL_BATCH` queued items per round trip, hands
 requests to the :class:`~arena.gateway.session.SessionHub` and pushes the answers
-back on their reply keys.
+back on their reply keys (on a connection with ``CLIENT REPLY OFF``: Redis sends
+nothing back there).
 
 A bot in its reconnection grace period (:mod:`arena.gateway.session`) keeps its
 online key and its pull: its requests wait at the hub for its next stream. A
@@ -44,6 +45,7 @@ STOP_STEP_SECONDS = 1.0
 """Bound on each step of :meth:`RedisBridge.stop`."""
 
 _pack = pack_command
+_REPLY_OFF = pack_command(b"CLIENT", b"REPLY", b"OFF")
 
 class RespConnection(asyncio.Protocol):
     """A Redis connection for the bridge's hot path: pre-encoded commands out,
@@ -365,7 +367,7 @@ class RedisBridge:
         Replies written on a connection that is then lost are lost: their workers
         time out by themselves.
         """
-        def on_reply(reply: Any) -> None:
+        def on_reply(reply: Any) -> None:  # only when Redis refuses CLIENT REPLY OFF
             if isinstance(reply, hiredis.ReplyError):
                 log.warning("redis bridge: a reply was refused: %s", reply)
 
@@ -374,6 +376,10 @@ class RedisBridge:
             while True:
                 try:
                     conn = await open_resp(self.url, on_reply)
+                    # nothing to read back: Redis sends no replies on this connection (fewer
+                    # wake-ups of the gateway and writes by Redis; a refused reply is then
+                    # not logged, and its worker times out by itself as for a lost one)
+                    conn.write(_REPLY_OFF)
                     while self._outgoing:  # in order, before any new reply is written
                         batch, self._outgoing = self._outgoing, []
                         conn.write(b"".join(batch))

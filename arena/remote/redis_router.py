@@ -34,9 +34,11 @@ reply
     gateway queued the request (behind the bot's other requests, or while the bot
     reconnects) and its deadline clock has not started.
 
-One decision costs the worker one round trip: a Lua script (push the request if the
-bot is online, else push an ``F`` reply to the reply key at once) and ``BLPOP`` on
-the reply key, written together. The gateway expires the request at its deadline
+One decision costs the worker one round trip and one wake-up: ``CLIENT REPLY SKIP``,
+a Lua script (``EVAL``: push the request if the bot is online, else push an ``F``
+reply to the reply key at once) and ``BLPOP`` on the reply key, written together;
+the script's own reply is skipped, so the only reply is the ``BLPOP``'s (a Redis
+without ``CLIENT REPLY`` gets ``EVALSHA`` and both replies, as before). The gateway expires the request at its deadline
 (``T``); the worker waits ``slack`` seconds more before it gives up by itself (a
 gateway that died). When a session closes the gateway deletes the online key and
 answers every request still queued with ``F``; the script's check and the push are
@@ -86,6 +88,10 @@ return 0
 """
 
 
+_PUSH_SCRIPT = _PUSH.encode()
+_SKIP = b"*3\r\n$6\r\nCLIENT\r\n$5\r\nREPLY\r\n$4\r\nSKIP\r\n"
+"""``CLIENT REPLY SKIP``: no reply to it, nor to the command after it."""
+
 _ROUTERS: weakref.WeakSet[RedisRouter] = weakref.WeakSet()
 """Every live :class:`RedisRouter`: after a fork each starts afresh in the child."""
 
@@ -122,11 +128,15 @@ class RedisRouter(DecisionRouter):
         gateway itself is gone: :class:`~arena.bots.base.RouteFailure` (a platform
         fault: the match is void and replayed), as is a lost connection to Redis.
 
-    ``decide`` writes its two commands (script + ``BLPOP``) pre-encoded on a
-    connection of its own (one per thread) and reads the two replies: the same
-    round trip as a redis-py pipeline without its per-call machinery. ``notify``
-    writes its script call on that connection and does not wait: its response is
-    read (and dropped: notifications are best effort) before the next decision's.
+    ``decide`` writes its commands (``CLIENT REPLY SKIP`` + script + ``BLPOP``)
+    pre-encoded on a connection of its own (one per thread) and reads the one
+    reply: the same round trip as a redis-py pipeline without its per-call
+    machinery, and one wake-up of the worker per decision instead of two (the
+    script's reply would come first, alone). ``notify`` writes its script call the
+    same way and gets no reply at all (notifications are best effort). A Redis that
+    refuses ``CLIENT REPLY`` (checked once per connection) gets ``EVALSHA`` with
+    both replies read, and notifications' replies are read before the next
+    decision's.
     """
 
     def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, slack: float = 1.0) -> None:
@@ -137,6 +147,8 @@ class RedisRouter(DecisionRouter):
         self._local = threading.local()
         self._bot_keys: dict[str, tuple[bytes, bytes]] = {}
         self._forked = False
+        self._skip: bool | None = None
+        """Whether this Redis takes ``CLIENT REPLY SKIP`` (None: not asked yet)."""
         _ROUTERS.add(self)
 
     def _after_fork(self) -> None:
@@ -147,6 +159,7 @@ class RedisRouter(DecisionRouter):
             self.redis = redis.Redis.from_url(self.url, health_check_interval=0)
             self._forked, self._sha = False, None
             self._local = threading.local()
+            self._skip = None
         return self.redis
 
     def _script(self, client: redis.Redis) -> str:
@@ -157,7 +170,15 @@ class RedisRouter(DecisionRouter):
     def _connection(self, client: redis.Redis) -> Any:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = self._local.conn = client.connection_pool.make_connection()
+            conn = client.connection_pool.make_connection()
+            if self._skip is None:  # once per router: does this Redis take CLIENT REPLY?
+                conn.send_packed_command([pack_command(b"CLIENT", b"REPLY", b"ON")], check_health=False)
+                try:
+                    conn.read_response()
+                    self._skip = True
+                except redis.exceptions.ResponseError:
+                    self._skip = False
+            self._local.conn = conn
         return conn
 
     def _drop_connection(self) -> None:
@@ -204,8 +225,17 @@ class RedisRouter(DecisionRouter):
             answered = False  # whether Redis answered this decision's script call
             try:
                 client = self._client()
-                sha = self._script(client).encode()
                 conn = self._connection(client)
+                if self._skip:
+                    conn.send_packed_command(
+                        [_SKIP + pack_command(b"EVAL", _PUSH_SCRIPT, b"3", online, queue, reply_key,
+                                              envelope, failure, b"%d" % REPLY_TTL)
+                         + pack_command(b"BLPOP", reply_key, wait)], check_health=False)
+                    # the one reply: the script's is skipped (an error in the script, e.g.
+                    # Redis out of memory, goes unseen: no reply comes, as for a dead gateway)
+                    popped = conn.read_response()
+                    break
+                sha = self._script(client).encode()
                 conn.send_packed_command(
                     [pack_command(b"EVALSHA", sha, b"3", online, queue, reply_key, envelope, failure,
                            b"%d" % REPLY_TTL)
@@ -234,6 +264,8 @@ class RedisRouter(DecisionRouter):
                 if not answered and not attempt and isinstance(exc, redis.exceptions.ConnectionError):
                     # a stale connection (Redis restarted): the script most likely never
                     # ran; if it did, the bot is asked twice and the first answer counts
+                    # (with the script's reply skipped, "answered" is never known: once
+                    # more on a new connection, under the same reply key and deadline)
                     continue
                 raise RouteFailure(f"Redis unavailable while routing to {bot_id}: {exc}") from None
             except BaseException:
@@ -282,14 +314,20 @@ class RedisRouter(DecisionRouter):
     def notify(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None:
         """Queue a one-way message for the bot (best effort; never waits for Redis)."""
         command = None
+        body = b"N" + message.SerializeToString()
+        online, queue = self._keys(bot_id)
         for attempt in (0, 1):
             try:
                 client = self._client()
+                conn = self._connection(client)
+                if self._skip:
+                    conn.send_packed_command([_SKIP + pack_command(b"EVAL", _PUSH_SCRIPT, b"2", online,
+                                                                   queue, body)], check_health=False)
+                    return
                 if command is None or self._sha is None:
-                    command = pack_command(b"EVALSHA", self._script(client).encode(), b"2",
-                                    online_key(bot_id).encode(), requests_key(bot_id).encode(),
-                                    b"N" + message.SerializeToString())
-                self._connection(client).send_packed_command([command], check_health=False)
+                    command = pack_command(b"EVALSHA", self._script(client).encode(), b"2", online, queue,
+                                           body)
+                conn.send_packed_command([command], check_health=False)
                 self._local.unread = getattr(self._local, "unread", 0) + 1
                 return
             except redis.exceptions.ConnectionError:

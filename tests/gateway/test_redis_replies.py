@@ -1,0 +1,132 @@
+"""What crosses Redis per decision on the remote route (the cost of a decision is
+mostly its wake-ups and syscalls, see ``tests/benchmarks/bench_remote_route.py``).
+
+* The worker (:class:`~arena.remote.redis_router.RedisRouter`) gets exactly one
+  reply per decision, the ``BLPOP``'s: its script call runs under
+  ``CLIENT REPLY SKIP``, and notifications get no reply at all. Nothing may be left
+  unread on its connection (a stray reply would be taken for the next decision's).
+* The gateway's reply connection runs ``CLIENT REPLY OFF``.
+* A Redis that refuses ``CLIENT`` (renamed away, as some managed services do) still
+  routes every decision: the worker falls back to ``EVALSHA`` with both replies
+  read, and the gateway's replies are written as before.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from arena.bot.v1 import bot_pb2
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "clients" / "python"))
+
+from arenabot import Bot  # noqa: E402
+
+from gateway.helpers import BotThread  # noqa: E402
+
+
+class EchoBot(Bot):
+    """Answers with the only legal action's id; counts the match messages it got."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.started = 0
+
+    def decide(self, request: Any) -> int:
+        return int(request.legal_actions[0].id)
+
+    def on_match_started(self, message: Any) -> None:
+        self.started += 1
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(params=["client-reply", "no-client-command"])
+def redis_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A private redis-server; in the second case without the CLIENT command."""
+    port = _free_port()
+    args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path),
+            "--save", "", "--appendonly", "no", "--daemonize", "no"]
+    if request.param == "no-client-command":
+        args += ["--rename-command", "CLIENT", ""]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    end = time.monotonic() + 10
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.exceptions.ConnectionError:
+            if time.monotonic() > end or proc.poll() is not None:
+                raise RuntimeError("redis-server did not start") from None
+            time.sleep(0.05)
+    try:
+        yield url
+    finally:
+        client.close()
+        proc.terminate()
+        proc.wait(10)
+
+
+def _request(action_id: int) -> bot_pb2.DecisionRequest:
+    request = bot_pb2.DecisionRequest(match_id="replies", game="highcard", seat=0, attempt=1)
+    request.legal_actions.add(id=action_id, text=str(action_id))
+    return request
+
+
+def test_one_reply_per_decision_and_none_left_unread(redis_url: str) -> None:
+    from arena.gateway import Gateway, GatewayConfig
+    from arena.remote.redis_router import RedisRouter
+
+    refused = "no-client-command" in redis_url or not _has_client(redis_url)
+    gateway = Gateway("127.0.0.1:0", config=GatewayConfig(redis_url=redis_url)).start()
+    router = RedisRouter(redis_url, slack=0.5)
+    bot = EchoBot()
+    _, token = gateway.registry.register("echo")
+    thread = BotThread(bot, gateway.target, token).start()
+    try:
+        assert router.wait_connected("echo", 10)
+        for k in range(40):
+            if k % 10 == 0:  # one-way messages between decisions, as a referee sends them
+                router.notify("echo", bot_pb2.ArenaMessage(match_started=bot_pb2.MatchStarted(
+                    match_id=f"m{k}", game="highcard", seat=0, num_players=2, deadline_ms=1000)))
+            assert router.decide("echo", _request(k), 5.0).action_id == k
+            conn = router._local.conn
+            if router._skip:
+                assert not conn.can_read(timeout=0), "a reply was left unread on the worker's connection"
+        assert router._skip is (not refused)
+        end = time.monotonic() + 5
+        while bot.started < 4 and time.monotonic() < end:
+            time.sleep(0.02)
+        assert bot.started == 4  # every notification reached the bot, in either mode
+        with pytest.raises(Exception, match="not connected"):
+            router.decide("nobody", _request(1), 1.0)  # the script's F reply, at once
+    finally:
+        thread.stop()
+        router.close()
+        gateway.stop(grace=0.5)
+
+
+def _has_client(url: str) -> bool:
+    client = redis.Redis.from_url(url)
+    try:
+        client.execute_command("CLIENT", "REPLY", "ON")
+        return True
+    except redis.exceptions.ResponseError:
+        return False
+    finally:
+        client.close()

@@ -17,15 +17,16 @@ By hand (same code, no install): ``python setup.py build_py``, or
 ``python -c "import runpy; runpy.run_path('setup.py', run_name='codegen')['generate_protos']()"``.
 
 Compiled engines (optional): with ``ARENA_COMPILE=1`` the modules in
-:data:`COMPILED_MODULES` are also compiled with mypyc (the bridge engine's hot path,
-about twice the decisions per second), e.g. ``ARENA_COMPILE=1 pip install
---no-build-isolation .`` in an environment that has mypy (the ``test`` extra). The
+:data:`COMPILED_MODULES` are also compiled with mypyc (the bridge, canasta and robber
+rummy engines' hot paths, about two to three times the actions per second), e.g.
+``ARENA_COMPILE=1 pip install --no-build-isolation .`` in an environment that has mypy
+(the ``test`` extra). The
 pure-Python modules stay in the package and behave identically; without the variable,
 without mypyc, or when compiling fails (no C compiler), the build warns and the
 package is pure Python. Do not combine it with an editable install: the compiled
 modules would then shadow the sources being edited.
-``tests/games/bridge/test_bridge_compiled.py`` builds them the same way
-(``build_ext`` with ``ARENA_COMPILE=1``) and runs the bridge tests and the
+``tests/games/test_compiled_engines.py`` builds them the same way (``build_ext`` with
+``ARENA_COMPILE=1``, once) and runs the compiled games' tests, the replay pins and the
 conformance suite against them.
 """
 
@@ -43,8 +44,12 @@ SDK_PACKAGE = ROOT / "clients" / "python" / "arenabot"
 
 
 COMPILED_MODULES = ["arena/games/bridge/state.py", "arena/games/bridge/calls.py",
-                    "arena/games/bridge/cardmasks.py"]
-"""Modules compiled with mypyc when ``ARENA_COMPILE=1`` (paths relative to the root)."""
+                    "arena/games/bridge/cardmasks.py",
+                    "arena/games/canasta/state.py",
+                    "arena/games/rummy/game.py", "arena/games/rummy/solver.py"]
+"""Modules compiled with mypyc when ``ARENA_COMPILE=1`` (paths relative to the root): the
+engines' hot paths. Their value types (actions, observations) stay in modules of their own
+that are never compiled, so they remain ordinary Python classes."""
 
 
 def compiled_extensions() -> list:  # type: ignore[type-arg]

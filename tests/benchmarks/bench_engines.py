@@ -12,8 +12,8 @@ with ``choice = random.Random(seed).choice`` for every engine alike.
 
 Rows (``NAME``):
 
-* ``canasta-classic``, ``canasta-hungarian`` (4 players), ``rummy-4p``: one-deal
-  matches (``deals=1``) from seeds 0, 1, ... until 8 s of CPU time (x ``--scale``)
+* ``canasta-classic`` (4 players in partnerships), ``canasta-classic-2p``,
+  ``canasta-hungarian`` (4 players), ``rummy-4p``: one-deal matches (``deals=1``) from seeds 0, 1, ... until 8 s of CPU time (x ``--scale``)
   have been spent, a whole deal at a time; random actions per second. The engines
   memoize pure functions (the rummy solver, canasta's per-group checks), so a
   short run measures them partly cold; search bots and long runs see them warm.
@@ -35,7 +35,7 @@ rates. ``--baseline DIR`` also runs the arena rows against another copy of the
 ``arena`` package (e.g. ``git archive <rev> arena | tar -x -C DIR``: the engines
 before a change), so its ratios come from the same run too; ``--compile`` builds the
 mypyc-compiled modules of ``setup.py`` (``ARENA_COMPILE=1``) into a temporary copy of
-the package and adds the bridge rows compiled (``[compiled]``). Prints every median
+the package and adds every arena row compiled (``[compiled]``). Prints every median
 and the ratios; exit status 1 when OpenSpiel is not installed and ``--only`` did
 not exclude its rows.
 """
@@ -57,13 +57,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
-ARENA_ROWS = ["canasta-classic", "canasta-hungarian", "rummy-4p", "bridge-decisions", "bridge-clone"]
+ARENA_ROWS = ["canasta-classic", "canasta-classic-2p", "canasta-hungarian", "rummy-4p", "bridge-decisions",
+              "bridge-clone"]
 OPENSPIEL_ROWS = ["gin-openspiel", "bridge-openspiel", "bridge-openspiel-clone"]
-COMPILED_ROWS = ["bridge-decisions", "bridge-clone"]
+COMPILED_ROWS = ARENA_ROWS
 
 # (row, reference row, label) for the ratio lines
 RATIOS = [
     ("canasta-classic", "gin-openspiel", "canasta classic / OpenSpiel gin rummy"),
+    ("canasta-classic-2p", "gin-openspiel", "canasta classic 2p / OpenSpiel gin rummy"),
     ("canasta-hungarian", "gin-openspiel", "canasta hungarian 4p / OpenSpiel gin rummy"),
     ("rummy-4p", "gin-openspiel", "robber rummy 4p / OpenSpiel gin rummy"),
     ("bridge-decisions", "bridge-openspiel", "bridge decisions after the deal / OpenSpiel"),
@@ -250,8 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, help="directory holding another copy of the arena package")
     parser.add_argument("--only", nargs="*", help="rows to run (default: all)")
     parser.add_argument("--compile", action="store_true",
-                        help="also build the mypyc-compiled engine (setup.py, ARENA_COMPILE=1) into a "
-                             "temporary directory and run the bridge rows against it")
+                        help="also build the mypyc-compiled engines (setup.py, ARENA_COMPILE=1) into a "
+                             "temporary directory and run every arena row against them")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -290,10 +292,10 @@ def main(argv: list[str] | None = None) -> int:
                 (c, w), (rc, rw) = rates[row + tag], rates[ref]
                 print(f"ratio {label}{tag}: {c / rc:5.2f} cpu  {w / rw:5.2f} wall")
     for row in ARENA_ROWS:
-        if row + " [baseline]" in rates and row in rates:
-            (c, w), (bc, bw) = rates[row], rates[row + " [baseline]"]
-            speed = (c / bc, w / bw)
-            print(f"speed-up {row} vs baseline: {speed[0]:5.2f} cpu  {speed[1]:5.2f} wall")
+        for tag, ref in (("", " [baseline]"), (" [compiled]", " [baseline]"), (" [compiled]", "")):
+            if row + ref in rates and row + tag in rates:
+                (c, w), (bc, bw) = rates[row + tag], rates[row + ref]
+                print(f"speed-up {row}{tag} vs {ref.strip(' []') or 'pure'}: {c / bc:5.2f} cpu  {w / bw:5.2f} wall")
     for tag in ("", " [baseline]", " [compiled]"):
         if "bridge-clone" + tag in rates and "bridge-openspiel-clone" in rates:
             a, o = rates["bridge-clone" + tag][0], rates["bridge-openspiel-clone"][0]

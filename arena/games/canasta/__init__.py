@@ -106,6 +106,11 @@ Rule decisions (where the rules file leaves room)
 Version history
 ---------------
 * v1: first version (all presets of the rules file).
+* v1, internals only (issue 19, no change to rules, listings, observations or records):
+  the observation in a module of its own (:mod:`arena.games.canasta.observation`,
+  re-exported by :mod:`arena.games.canasta.state`), so that the state module can be
+  compiled with mypyc (``ARENA_COMPILE=1``, see ``setup.py``); ``clone()`` copies
+  attribute by attribute when compiled.
 """
 
 from arena.games.canasta.actions import CanastaAction

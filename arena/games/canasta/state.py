@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from itertools import combinations, compress
@@ -26,9 +25,10 @@ from typing import TYPE_CHECKING, Any
 from arena.core.cards import sort_cards, standard_deck
 from arena.core.dealing import Dealer
 from arena.core.errors import IllegalActionError, InvalidActionError
-from arena.core.state import TERMINAL, Action, Observation, State
+from arena.core.state import TERMINAL, Action, State
 
 from arena.games.canasta.actions import DECLINE, DISCARDS, DRAW, CanastaAction, Group
+from arena.games.canasta.observation import CanastaObservation
 from arena.games.canasta.rules import (BLACK3, CANASTA_REQUIRED, KEY_ORDER, NATURAL_RANKS, NATURALS, RED3,
                                        VALUES, WILDS, Rules,
                                        card_value, is_black3, is_natural, is_red3, is_wild,
@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 
 __all__ = ["CanastaState", "CanastaObservation", "Phase"]
 
+_COMPILED = not __file__.endswith(".py")
+"""Whether this module runs compiled (mypyc; see ``setup.py``): then ``clone()`` copies
+attribute by attribute (compiled instances have no ``__dict__`` to copy)."""
+
 
 class Phase(str, Enum):
     """Whose decision and what kind (rules section 6)."""
@@ -47,57 +51,6 @@ class Phase(str, Enum):
     DRAW = "draw"
     PLAY = "play"
     OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class CanastaObservation(Observation):
-    """What one seat may see (rules section 15). Per-side tuples are indexed by side."""
-
-    seat: int
-    """The observing seat."""
-    side: int
-    """The observing seat's side."""
-    seat_sides: tuple[int, ...]
-    """Side of every seat."""
-    hand_number: int
-    """Hands completed before the current one (0-based index of the current hand)."""
-    dealer: int
-    current_player: int
-    """Seat to act, or -4 when the match is over."""
-    phase: str
-    """``draw``, ``play`` or ``over``."""
-    hand: tuple[str, ...]
-    """Own hand in canonical order."""
-    hand_sizes: tuple[int, ...]
-    """Cards held by every seat."""
-    melds: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]
-    """Per side: ``(key, cards)`` in key order."""
-    red_threes: tuple[tuple[str, ...], ...]
-    """Per side: placed red threes."""
-    pile: tuple[str, ...]
-    """Discard pile, bottom first (top card last)."""
-    pile_top: str
-    """Top card of the pile, ``""`` if empty."""
-    pile_size: int
-    pile_frozen: bool
-    """The pile itself is frozen (a wild card, or a red-three upcard when that freezes)."""
-    black3_block_seat: int
-    """With ``black3_block=full_round``: the seat whose black three blocks the pile, else -1."""
-    stock_size: int
-    last_take: bool
-    """Hungarian exhaustion: this turn is the one last optional pickup."""
-    scores: tuple[int, ...]
-    """Cumulative score per side (before the current hand)."""
-    requirements: tuple[int, ...]
-    """Opening minimum per side for this hand; -1 means a canasta is required."""
-    opened: tuple[bool, ...]
-    """Per side: has opened this hand."""
-    melded: tuple[bool, ...]
-    """Per seat: has made a MELD action or a pickup this hand."""
-    hand_scores: tuple[tuple[int, ...], ...]
-    """Per finished hand, the hand score of every side."""
-    last_hand_hands: tuple[tuple[str, ...], ...]
-    """Per seat, the cards left in hand at the end of the previous hand (revealed for scoring)."""
 
 
 _TOKEN_ORDER = {tok: i for i, tok in enumerate(standard_deck(1, 1))}
@@ -233,9 +186,18 @@ class CanastaState(State):
     """One canasta match (a game to the target, or ``deals`` hands)."""
 
     game: CanastaGame
+    # The base class's attributes, declared again so that a compiled module keeps them
+    # in native slots (no effect on the pure-Python class).
+    dealer: Dealer
+    history: list[Action]
+    _legal_cache: list[Action] | None
+    _init_kwargs: dict[str, Any]
 
     def __init__(self, game: CanastaGame, dealer: Dealer, first_dealer: int | None = None,
-                 start_scores: Any = None) -> None:
+                 start_scores: Any = None, *, _copy_of: CanastaState | None = None) -> None:
+        if _copy_of is not None:  # clone() when compiled (see there)
+            self._copy_state(_copy_of)
+            return
         init: dict[str, Any] = {}
         if first_dealer is not None:
             init["first_dealer"] = first_dealer
@@ -1123,30 +1085,71 @@ class CanastaState(State):
         return out
 
     def clone(self) -> CanastaState:
+        """An independent copy: immutable attributes shared, mutable ones copied
+        (:meth:`_copy_mutables`)."""
+        if _COMPILED:
+            return CanastaState(self.game, self.dealer, _copy_of=self)
         other = CanastaState.__new__(CanastaState)
-        d = other.__dict__
-        d.update(self.__dict__)
-        other.history = list(self.history)
-        other._legal_cache = None
-        dealer = Dealer.__new__(Dealer)
-        dealer.seed = self.dealer.seed
-        dealer.stacked = self.dealer.stacked
-        dealer.realized = list(self.dealer.realized)
-        other.dealer = dealer
-        other.scores = list(self.scores)
-        other.hand_scores = list(self.hand_scores)
-        other.hand_details = list(self.hand_details)
-        other.hidden_done = list(self.hidden_done)
-        other.hands = [Counter(h) for h in self.hands]
-        other.private = [list(p) for p in self.private]
-        other.pile = list(self.pile)
-        other.melds = [{k: list(v) for k, v in m.items()} for m in self.melds]
-        other._facts = [None if f is None else (other.melds[i], f[1], f[2]) for i, f in enumerate(self._facts)]
-        other.concealed_melds = [set(s) for s in self.concealed_melds]
-        other.red3 = [list(x) for x in self.red3]
-        other.opened = list(self.opened)
-        other.requirement = list(self.requirement)
-        other.has_melded = list(self.has_melded)
-        other.first_turn_done = list(self.first_turn_done)
-        other._start_sizes = dict(self._start_sizes)
+        other.__dict__.update(self.__dict__)
+        other._copy_mutables(self)
         return other
+
+    def _copy_state(self, src: CanastaState) -> None:
+        """Make this state a copy of ``src``, attribute by attribute: ``clone()`` of the
+        compiled module, whose instances keep their attributes in native slots, not in a
+        ``__dict__``. Shares and copies exactly what the ``__dict__`` path of ``clone()``
+        does (``tests/games/test_compiled_engines.py`` checks that both give the same
+        attributes)."""
+        self.game = src.game
+        self._init_kwargs = src._init_kwargs
+        self.rules = src.rules
+        self.n = src.n
+        self.side_of = src.side_of
+        self.nsides = src.nsides
+        self.first_dealer = src.first_dealer
+        self.hand_number = src.hand_number
+        self.over = src.over
+        self.revealed = src.revealed
+        self._canonical = src._canonical
+        self.dealer_seat = src.dealer_seat
+        self.shuffle_idx = src.shuffle_idx
+        self.deck = src.deck
+        self.stock_pos = src.stock_pos
+        self.pile_wild = src.pile_wild
+        self.pile_red3 = src.pile_red3
+        self.black3_blocker = src.black3_blocker
+        self.last_take_turn = src.last_take_turn
+        self.decline_allowed = src.decline_allowed
+        self.forced_take = src.forced_take
+        self.hand_active = src.hand_active
+        self.phase = src.phase
+        self.current = src.current
+        self.melded_before_turn = src.melded_before_turn
+        self.start_keys = src.start_keys
+        self._copy_mutables(src)
+
+    def _copy_mutables(self, src: CanastaState) -> None:
+        """The copies both paths of :meth:`clone` make (everything that changes in place)."""
+        self.history = list(src.history)
+        self._legal_cache = None
+        dealer = Dealer.__new__(Dealer)
+        dealer.seed = src.dealer.seed
+        dealer.stacked = src.dealer.stacked
+        dealer.realized = list(src.dealer.realized)
+        self.dealer = dealer
+        self.scores = list(src.scores)
+        self.hand_scores = list(src.hand_scores)
+        self.hand_details = list(src.hand_details)
+        self.hidden_done = list(src.hidden_done)
+        self.hands = [Counter(h) for h in src.hands]
+        self.private = [list(p) for p in src.private]
+        self.pile = list(src.pile)
+        self.melds = melds = [{k: list(v) for k, v in m.items()} for m in src.melds]
+        self._facts = [None if f is None else (melds[i], f[1], f[2]) for i, f in enumerate(src._facts)]
+        self.concealed_melds = [set(x) for x in src.concealed_melds]
+        self.red3 = [list(x) for x in src.red3]
+        self.opened = list(src.opened)
+        self.requirement = list(src.requirement)
+        self.has_melded = list(src.has_melded)
+        self.first_turn_done = list(src.first_turn_done)
+        self._start_sizes = dict(src._start_sizes)

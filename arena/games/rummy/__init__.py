@@ -71,6 +71,11 @@ Rule decisions (beyond ``rules/rummy.md`` section 14)
 
 Version history
     * v1 (2026-11): first version.
+    * v1, internals only (issue 19, no change to rules, listings, observations or
+      records): the observation and its log events in a module of their own
+      (:mod:`arena.games.rummy.observation`, re-exported by :mod:`arena.games.rummy.game`),
+      so that the engine and the solver can be compiled with mypyc (``ARENA_COMPILE=1``,
+      see ``setup.py``); ``clone()`` copies attribute by attribute when compiled.
 """
 
 from arena.games.rummy.game import RummyEvent, RummyGame, RummyObservation, RummyState

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from arena.core.cards import standard_deck
 from arena.core.dealing import Dealer
 from arena.core.errors import IllegalActionError, InvalidActionError
-from arena.core.state import TERMINAL, Action, Game, Observation, State
+from arena.core.state import TERMINAL, Action, Game, State
 from arena.games.rummy import solver
 from arena.games.rummy.melds import (INDEX, PASS, TOKENS, VALUE, RummyAction, format_meld,
                                      meld_key_of, meld_problem, meld_text, meld_tokens)
+from arena.games.rummy.observation import RummyEvent, RummyObservation
 
 __all__ = ["RummyGame", "RummyState", "RummyObservation", "RummyEvent", "TURN_CAP", "MAX_DEALS_LOSS_LIMIT"]
+
+_COMPILED = not __file__.endswith(".py")
+"""Whether this module runs compiled (mypyc; see ``setup.py``): then ``clone()`` copies
+attribute by attribute (compiled instances have no ``__dict__`` to copy)."""
 
 TURN_CAP = 1000
 """Safety cap on turns in one deal."""
@@ -26,57 +30,6 @@ LEGAL_MAX_STATES = 600
 """Solver budget used by ``legal_actions()`` (keeps random playouts fast)."""
 MAX_SIMPLE_PLAYS = 24
 """At most this many single-meld and single-card plays are listed besides the solver's best."""
-
-
-@dataclass(frozen=True, slots=True)
-class RummyEvent:
-    """One turn of the current deal, as every seat sees it."""
-
-    seat: int
-    """Who took the turn."""
-    drew: bool
-    """Whether a card was drawn (never which)."""
-    passed: bool
-    """True for a pass (or a refused play, which the referee turns into a pass)."""
-    played: tuple[str, ...]
-    """Cards that went from the hand to the table (net), canonical order."""
-    taken: tuple[str, ...]
-    """Table cards taken into the hand (net), canonical order."""
-
-
-@dataclass(frozen=True, slots=True)
-class RummyObservation(Observation):
-    """What one seat sees (see the package docstring for the layout)."""
-
-    seat: int
-    num_players: int
-    deal: int
-    """0-based number of the current deal in the match."""
-    dealer: int
-    current_player: int
-    """The seat to act, or -4 when the match is over."""
-    hand: tuple[str, ...]
-    """Own hand (after the draw when it is this seat's turn), canonical order."""
-    drawn: str | None
-    """The card this seat just drew, when it is its turn and a card was drawn."""
-    table: tuple[tuple[str, ...], ...]
-    """The table, melds canonical and in canonical order."""
-    stock_size: int
-    hand_sizes: tuple[int, ...]
-    melded: tuple[bool, ...]
-    initial_meld_pending: bool
-    """Whether this seat has not melded yet in this deal."""
-    blocked_turns: int
-    """Consecutive turns with an empty stock and no play."""
-    turn: int
-    """Turns taken so far in this deal."""
-    scores: tuple[int, ...]
-    """Cumulative match scores (completed deals)."""
-    deals_won: tuple[int, ...]
-    strict_table: bool
-    """Whether table cards must stay on the table (option)."""
-    log: tuple[RummyEvent, ...]
-    """Every turn of the current deal so far."""
 
 
 class _TableInfo:
@@ -215,8 +168,17 @@ class RummyState(State):
     """A position of a robber rummy match (one or more deals)."""
 
     game: RummyGame
+    # The base class's attributes, declared again so that a compiled module keeps them
+    # in native slots (no effect on the pure-Python class).
+    dealer: Dealer
+    history: list[Action]
+    _legal_cache: list[Action] | None
+    _init_kwargs: dict[str, Any]
 
-    def __init__(self, game: RummyGame, dealer: Dealer) -> None:
+    def __init__(self, game: RummyGame, dealer: Dealer, *, _copy_of: RummyState | None = None) -> None:
+        if _copy_of is not None:  # clone() when compiled (see there)
+            self._copy_state(_copy_of)
+            return
         super().__init__(game, dealer)
         n = game.num_players
         self.n = n
@@ -649,26 +611,59 @@ class RummyState(State):
         return sorted(hidden)
 
     def clone(self) -> RummyState:
+        """An independent copy: immutable attributes shared (the deck, the table and its
+        :class:`_TableInfo`), mutable ones copied (:meth:`_copy_mutables`)."""
+        if _COMPILED:
+            return RummyState(self.game, self.dealer, _copy_of=self)
         other = RummyState.__new__(RummyState)
         other.__dict__.update(self.__dict__)
-        dealer = Dealer(self.dealer.seed, ())
-        dealer.stacked = self.dealer.stacked
-        dealer.realized = list(self.dealer.realized)
-        other.dealer = dealer
-        other.history = list(self.history)
-        other._legal_cache = None
-        other._checked = None
-        other._listed = None
-        other.hands = hands = [list(h) for h in self.hands]
-        masks = other._masks = list(self._masks)
+        other._copy_mutables(self)
+        return other
+
+    def _copy_state(self, src: RummyState) -> None:
+        """Make this state a copy of ``src``, attribute by attribute: ``clone()`` of the
+        compiled module, whose instances keep their attributes in native slots, not in a
+        ``__dict__``. Shares and copies exactly what the ``__dict__`` path of ``clone()``
+        does (``tests/games/test_compiled_engines.py`` checks that both give the
+        same attributes)."""
+        self.game = src.game
+        self._init_kwargs = src._init_kwargs
+        self.n = src.n
+        self.strict = src.strict
+        self.loss_limit = src.loss_limit
+        self.deal_index = src.deal_index
+        self.dealer_seat = src.dealer_seat
+        self.terminal = src.terminal
+        self._tab = src._tab
+        self.deck = src.deck
+        self.stock_pos = src.stock_pos
+        self.table = src.table
+        self.blocked = src.blocked
+        self.turn = src.turn
+        self.player = src.player
+        self.drawn = src.drawn
+        self.cur_draw_pos = src.cur_draw_pos
+        self._copy_mutables(src)
+
+    def _copy_mutables(self, src: RummyState) -> None:
+        """The copies both paths of :meth:`clone` make (everything that changes in place)."""
+        dealer = Dealer(src.dealer.seed, ())
+        dealer.stacked = src.dealer.stacked
+        dealer.realized = list(src.dealer.realized)
+        self.dealer = dealer
+        self.history = list(src.history)
+        self._legal_cache = None
+        self._checked = None
+        self._listed = None
+        self.hands = hands = [list(h) for h in src.hands]
+        masks = self._masks = list(src._masks)
         for s, m in enumerate(masks):
             if m is not None:
-                masks[s] = (hands[s], m[1], m[2]) if m[0] is self.hands[s] else None
-        other.hand_size = list(self.hand_size)
-        other.melded = list(self.melded)
-        other.scores = list(self.scores)
-        other.deals_won = list(self.deals_won)
-        other.deal_results = list(self.deal_results)
-        other.log = list(self.log)
-        other.draw_pos = list(self.draw_pos)
-        return other
+                masks[s] = (hands[s], m[1], m[2]) if m[0] is src.hands[s] else None
+        self.hand_size = list(src.hand_size)
+        self.melded = list(src.melded)
+        self.scores = list(src.scores)
+        self.deals_won = list(src.deals_won)
+        self.deal_results = list(src.deal_results)
+        self.log = list(src.log)
+        self.draw_pos = list(src.draw_pos)

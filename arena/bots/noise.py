@@ -43,7 +43,7 @@ __all__ = ["NoisyAgent", "parse_bot_spec", "format_bot_spec", "check_bot_options
 
 BOT_OPTIONS = ("noise",)
 """Options every built-in bot accepts in its spec."""
-SEARCH_OPTIONS = ("depth", "lead", "ms", "playouts", "samples", "scoring", "width")
+SEARCH_OPTIONS = ("depth", "gate", "lead", "ms", "playouts", "pool", "samples", "scoring", "states", "width")
 """Options of the search bots (``pimc``; :mod:`arena.bots.search`, :mod:`arena.bots.bridge.pimc`):
 numbers >= 0, or a word (``scoring=mp``). Each bot's factory lists those it takes
 (its ``options`` attribute) and checks their values; :func:`arena.bots.check_bot_spec`

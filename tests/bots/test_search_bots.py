@@ -146,3 +146,65 @@ def test_a_match_through_the_referee() -> None:
     assert result.record.terminal and result.record.faults == []
     searchers = [b for b in bots if isinstance(b, DeterminizedAgent)]
     assert len(searchers) == 2 and sum(b.searches for b in searchers) > 0
+
+
+def _rummy_position_where_the_solver_sheds_more() -> tuple[State, Any, Any]:
+    """A 2-player position from heuristic self-play where the whole-table solve lays more
+    (or costlier) cards than the heuristic's own solver (it goes local above 36 live cards)."""
+    from arena.bots.rummy import _outcome
+    from arena.bots.search.flat import _rummy_candidates
+    from arena.games.rummy.melds import INDEX
+
+    game = get_game("rummy", preset="2p", deals=1)
+    for seed in range(100, 110):
+        state = game.new_initial_state(seed=seed)
+        bots = [make_bot("rummy", "heuristic", seed=s) for s in range(2)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs: Any = state.observation(seat)
+            legal = state.legal_actions()
+            choice = bots[seat].act(obs, legal)
+            if not obs.initial_meld_pending and sum(len(m) for m in obs.table) >= 30:
+                best = _rummy_candidates(obs, legal, choice, 80, 1000)[0]
+                hand = [0] * 52
+                for t in obs.hand:
+                    hand[INDEX[t]] += 1
+                table = [0] * 52
+                for m in obs.table:
+                    for t in m:
+                        table[INDEX[t]] += 1
+                if _outcome(hand, table, best) < _outcome(hand, table, choice):
+                    return state, choice, best
+            state.apply_action(choice)
+    raise AssertionError("no position found where the whole-table solve beats the heuristic")
+
+
+def test_rummy_candidates_shed_at_least_as_much_as_the_heuristic() -> None:
+    """The rummy bot's first candidate comes from a bigger solve than the heuristic's; it is a
+    valid play, and the bot plays it without an information set (no search) or with a gate no
+    rollout advantage clears."""
+    state, choice, best = _rummy_position_where_the_solver_sheds_more()
+    assert best != choice
+    state.clone().apply_action(best)  # valid in the real state
+    seat = state.current_player()
+    obs, legal = state.observation(seat), state.legal_actions()
+    plain = make_bot("rummy", "pimc", seed=1)
+    plain.start_match({"match_id": "m", "seat": seat, "num_players": 2})
+    assert plain.act(obs, legal) == best  # over the protocol: no information set, no search
+    gated = make_bot("rummy", "pimc?playouts=8&width=3&gate=1000", seed=1)
+    assert isinstance(gated, DeterminizedAgent)
+    gated.start_match({"match_id": "m", "seat": seat, "num_players": 2})
+    gated.bind_information_set(InformationSet(state, seat))
+    assert gated.act(obs, legal) == best
+    assert gated.last_playouts > 0 and gated.last_candidates[0] == best
+
+
+def test_gate_keeps_the_first_candidate_unless_clearly_better() -> None:
+    bot = DeterminizedAgent("calypso", gate=2.0)
+    assert not bot._clears_gate([0.0, 1.0])  # mean 0.5, standard error 0.5: 1 se only
+    assert bot._clears_gate([3.0, 3.2, 2.8, 3.1])
+    assert not bot._clears_gate([5.0])  # one sample: no error estimate
+    assert not bot._clears_gate([float("-inf"), 4.0])
+    assert DeterminizedAgent("calypso")._clears_gate([0.1])  # gate 0: any advantage
+    with pytest.raises(ValueError):
+        make_bot("calypso", "pimc?gate=-1")

@@ -3,7 +3,7 @@
 At each decision with more than one legal action the bot
 
 1. takes the candidates: the heuristic bot's choice first, then the other
-   listed legal actions in order, at most ``width`` in all;
+   listed legal actions in order, at most ``width`` in all (rummy: see below);
 2. draws determinizations of its information set
    (:class:`~arena.bots.search.infoset.InformationSet`: the hidden cards
    re-dealt, the public history replayed, the observation checked unchanged);
@@ -12,9 +12,12 @@ At each decision with more than one legal action the bot
    points so far; rummy: the deal; auction: the game) with the game's heuristic
    bot in every seat, and scores the outcome for its side: its points minus the
    mean of the other sides' (``Game.match_points``);
-4. plays the candidate with the best mean over the determinizations (the
-   heuristic's choice wins ties). Every candidate is rolled out on the same
-   determinizations (common random numbers), so the comparison is paired.
+4. plays the candidate with the best mean over the determinizations (the first
+   candidate wins ties). Every candidate is rolled out on the same
+   determinizations (common random numbers), so the comparison is paired; with
+   ``gate`` g > 0 another candidate replaces the first only if its paired mean
+   advantage is more than g standard errors (rollout noise then rarely overturns
+   the first candidate).
 
 Budget (bot options): ``playouts`` (default 32: rollouts per decision, over all
 candidates; rounds of one determinization each, at least one round) and ``ms``
@@ -22,15 +25,29 @@ candidates; rounds of one determinization each, at least one round) and ``ms``
 would likely pass it). ``width`` (default 6) caps the candidates. ``depth``
 (default 0 = to the end of the deal; rummy 8) stops a rollout after that many
 decisions; rummy then values each hand as the deal's scoring would (minus its
-card values, or 10 a card before the first meld). Rummy rollouts play the best
-*listed* action (:class:`ListedGreedyRummy`): the heuristic's table solver costs
-~25 ms a turn.
+card values, or 10 a card before the first meld). ``gate`` (default 0; rummy 1.5).
+
+Rummy. The candidates are, best first by the cards (then points) they leave in
+the hand: the heuristic's choice and a **whole-table solve**
+(:func:`~arena.games.rummy.solver.best_rearrangement` with ``global_pool = pool``
+live cards and ``max_states = states`` per DP stage; defaults ``pool`` 80, ``states``
+1000; ``pool`` <= 36 turns it off); the heuristic goes to a local search above 36
+live cards and misses sheds there (the bigger solve lays more, or costlier,
+cards in about a fifth of the positions after the initial meld, at ~130 ms mean,
+~4 s worst on this machine); then the heuristic's choice, ``PASS`` and the listed
+plays by fewest cards left. A first candidate that empties the hand is played
+without search; so is the first candidate when no information set is offered, so
+over the protocol the rummy ``pimc`` is the heuristic with the bigger solve.
+Rollouts play the best *listed* action (:class:`ListedGreedyRummy`, ~1 ms a
+rollout of 8 decisions): the solver in every rollout turn would cost far more.
+Rummy defaults: ``playouts`` 48, ``width`` 3, ``depth`` 8, ``gate`` 1.5.
 
 Information: the bot only learns its information set through
 :meth:`DeterminizedAgent.bind_information_set`, which the referee calls before
 each decision with an :class:`InformationSet` built from the seat's view (the
 state itself never reaches the bot). Without one (a bot reached over the
-protocol, or a referee that does not offer it) the bot plays as the heuristic.
+protocol, or a referee that does not offer it) the bot plays as the heuristic
+(rummy: its first candidate).
 
 Determinism: each decision's random stream is keyed by the bot's seed, the match
 id, the seat and a digest of the observation; with ``ms = 0`` the decision is a
@@ -107,7 +124,8 @@ class DeterminizedAgent(Agent):
     """Determinized rollouts with the heuristic as policy; see the module docstring."""
 
     def __init__(self, game: str, seed: int | str = 0, *, playouts: int = 32, ms: float = 0.0,
-                 width: int = 6, depth: int = 0, rollout_options: dict[str, Any] | None = None,
+                 width: int = 6, depth: int = 0, gate: float = 0.0, solver_pool: int = 60,
+                 solver_states: int = 1500, rollout_options: dict[str, Any] | None = None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         if game not in SEARCH_GAMES:
             raise ValueError(f"no determinized search bot for {game!r}")
@@ -123,6 +141,11 @@ class DeterminizedAgent(Agent):
         self.ms = float(ms)
         self.width = int(width)
         self.depth = int(depth)
+        if gate < 0:
+            raise ValueError(f"gate: must be >= 0, got {gate!r}")
+        self.gate = float(gate)
+        self.solver_pool = int(solver_pool)
+        self.solver_states = int(solver_states)
         self._rollout_options = dict(rollout_options or {})
         self._clock = clock
         self._policy = _heuristic(game, seed)
@@ -160,9 +183,16 @@ class DeterminizedAgent(Agent):
         base = self._policy.act(observation, legal_actions)
         self.last_playouts = 0
         self.last_candidates = []
-        if infoset is None or len(legal_actions) <= 1:
-            return base
         if isinstance(base, str):
+            return base
+        if self.game_name == "rummy":
+            # the listing holds only simple plays: the solver's plays are candidates too
+            plays = _rummy_candidates(observation, legal_actions, base, self.solver_pool,
+                                      self.solver_states)[:self.width]
+            if infoset is None or len(plays) == 1 or _empties_hand(observation, plays[0]):
+                return plays[0]
+            return self._search(observation, infoset, plays)
+        if infoset is None or len(legal_actions) <= 1:
             return base
         candidates: list[Action] = [base]
         for a in legal_actions:
@@ -181,6 +211,8 @@ class DeterminizedAgent(Agent):
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         rng = SeedStream(f"pimc|{self.seed}|{self._info.get('match_id', '')}|{infoset.seat}|{digest}")
         totals = [0.0] * len(candidates)
+        diffs: list[list[float]] = [[] for _ in candidates]
+        """Per candidate, its value minus candidate 0's, per determinization (paired)."""
         rounds = 0
         done = 0
         slowest = 0.0
@@ -193,6 +225,7 @@ class DeterminizedAgent(Agent):
             det = infoset.sample(rng)
             if det is None:
                 break
+            values = [float("-inf")] * len(candidates)
             for i, a in enumerate(candidates):
                 s = det.clone()
                 try:
@@ -200,8 +233,11 @@ class DeterminizedAgent(Agent):
                 except ValueError:  # not legal in this determinization: never chosen
                     totals[i] = float("-inf")
                     continue
-                totals[i] += self._rollout(s, seat)
+                values[i] = self._rollout(s, seat)
+                totals[i] += values[i]
                 done += 1
+            for i in range(len(candidates)):
+                diffs[i].append(values[i] - values[0])
             rounds += 1
             slowest = max(slowest, self._clock() - t0)
         self.last_playouts = done
@@ -211,9 +247,21 @@ class DeterminizedAgent(Agent):
         self.last_values = {a: t / rounds for a, t in zip(candidates, totals)}
         best = 0
         for i in range(1, len(candidates)):
-            if totals[i] > totals[best] + 1e-9:
+            if totals[i] > totals[best] + 1e-9 and self._clears_gate(diffs[i]):
                 best = i
         return candidates[best]
+
+    def _clears_gate(self, diffs: list[float]) -> bool:
+        """Whether a candidate's paired advantage over the first candidate is at least
+        ``gate`` standard errors (always, with ``gate = 0``)."""
+        if not self.gate:
+            return True
+        n = len(diffs)
+        if n < 2 or any(d != d or d in (float("inf"), float("-inf")) for d in diffs):
+            return False
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return bool(mean > self.gate * (var / n) ** 0.5 + 1e-9)
 
     def _rollout(self, state: State, seat: int) -> float:
         game = state.game
@@ -250,6 +298,59 @@ class DeterminizedAgent(Agent):
         return _value(game, state, seat, ended)
 
 
+def _rummy_candidates(obs: Any, legal: Sequence[Action], heuristic: Action, pool: int,
+                      states: int) -> list[Action]:
+    """Rummy candidates, best first: the most shedding play of the heuristic's choice and a
+    whole-table solve (live pools up to ``pool`` cards, ``states`` per DP stage: the
+    heuristic's own solver goes local above 36 live cards and misses sheds there), then the
+    heuristic's choice, ``PASS`` and the listed plays by fewest cards, then points, left."""
+    from arena.bots.rummy import _outcome
+    from arena.games.rummy import solver
+    from arena.games.rummy.melds import INDEX, PASS, RummyAction
+
+    hand = [0] * 52
+    for tok in obs.hand:
+        hand[INDEX[tok]] += 1
+    melds = [tuple(INDEX[t] for t in m) for m in obs.table]
+    table = [0] * 52
+    for m in melds:
+        for c in m:
+            table[c] += 1
+    scored: list[tuple[tuple[int, int], int, Action]] = []
+    if isinstance(heuristic, RummyAction):
+        scored.append((_outcome(hand, table, heuristic), 0, heuristic))
+    if not obs.initial_meld_pending and pool > solver.GLOBAL_POOL:
+        cover = solver.best_rearrangement(hand, melds, strict=obs.strict_table, global_pool=pool,
+                                          max_states=states)
+        if cover is not None:
+            play = RummyAction.play(cover.melds)
+            scored.append((_outcome(hand, table, play), 1, play))
+    scored.sort(key=lambda x: (x[0], x[1]))
+    out: list[Action] = []
+    for _, _, a in scored:
+        if a not in out:
+            out.append(a)
+    if heuristic not in out:
+        out.append(heuristic)
+    if PASS not in out:
+        out.append(PASS)
+    listed = sorted((_outcome(hand, table, a), i, a) for i, a in enumerate(legal)
+                    if isinstance(a, RummyAction) and a.layout is not None)
+    for _, _, a in listed:
+        if a not in out:
+            out.append(a)
+    return out
+
+
+def _empties_hand(obs: Any, action: Action) -> bool:
+    """Whether a rummy play lays every card of the hand (the deal is won: nothing to search)."""
+    layout = getattr(action, "layout", None)
+    if layout is None:
+        return False
+    laid = sum(len(m) for m in layout) - sum(len(m) for m in obs.table)
+    return laid >= len(obs.hand)
+
+
 class ListedGreedyRummy(Agent):
     """Rummy rollout policy: the listed legal action that leaves the fewest cards, then
     points, in hand (the heuristic bot also runs the table solver, ~25 ms a turn)."""
@@ -283,24 +384,29 @@ def make_search_bot(game: str) -> Callable[..., Agent]:
     :raises ValueError: naming an unknown or invalid option.
     """
     def factory(seed: int | str = 0, **options: Any) -> Agent:
-        known = {"playouts", "ms", "width", "depth"}
+        known = {"playouts", "ms", "width", "depth", "gate", "pool", "states"}
         unknown = sorted(set(options) - known)
         if unknown:
             raise ValueError(f"pimc: unknown option(s) {', '.join(unknown)}; "
                              f"known: {', '.join(sorted(known))}")
         kw: dict[str, Any] = {}
-        for key in ("playouts", "width", "depth"):
+        for key, name in (("playouts", "playouts"), ("width", "width"), ("depth", "depth"),
+                          ("pool", "solver_pool"), ("states", "solver_states")):
             if key in options:
                 v = options[key]
                 if isinstance(v, bool) or float(v) != int(float(v)):
                     raise ValueError(f"{key}: must be an integer, got {v!r}")
-                kw[key] = int(float(v))
-        if "ms" in options:
-            kw["ms"] = float(options["ms"])
+                kw[name] = int(float(v))
+        for key in ("ms", "gate"):
+            if key in options:
+                kw[key] = float(options[key])
         if game == "rummy":
             kw.setdefault("depth", 8)  # about two rounds of turns, then the hands are valued
+            kw.setdefault("playouts", 48)
+            kw.setdefault("width", 3)
+            kw.setdefault("gate", 1.5)
         return DeterminizedAgent(game, seed, **kw)
 
     factory.__doc__ = f"Factory of the {game} ``pimc`` bot (:class:`DeterminizedAgent`)."
-    factory.options = ("playouts", "ms", "width", "depth")  # type: ignore[attr-defined]  # bot spec options
+    factory.options = ("playouts", "ms", "width", "depth", "gate", "pool", "states")  # type: ignore[attr-defined]  # bot spec options
     return factory

@@ -188,10 +188,10 @@ def table_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str
             c.print(t)
         if d["all_time"]:
             t = Table(title="all time")
-            for label in ("entrant", "seasons", "best division", "seasons (division, place)"):
+            for label in ("entrant", "seasons", "best finish", "seasons (division, place)"):
                 t.add_column(label)
             for a in d["all_time"]:
-                t.add_row(a["entrant"], str(a["seasons"]), a["best_division"],
+                t.add_row(a["entrant"], str(a["seasons"]), f"{a['best_division']} {a['best_place']}",
                           "; ".join(f"{h['season']}: {h['division']} {h['place']}" for h in a["history"]))
             c.print(t)
         if d["ratings"] and "error" not in d["ratings"][0]:

@@ -572,7 +572,12 @@ def season_end(store: Any, league_id: str) -> dict[str, Any]:
 
 def table(store: Any, league_id: str, season: int | None = None) -> dict[str, Any]:
     """A season's division tables (default: the running or last season) with their
-    zones (``up``, ``down``), plus the all-time table and the league's ratings."""
+    zones (``up``, ``down``), plus the all-time table and the league's ratings.
+
+    The all-time table holds every entrant of an ended season, ranked by its best
+    finish (the highest division reached, then its best place there), then by
+    seasons played, then by id; each row has ``best_division``, ``best_place``,
+    ``seasons`` and the ``history`` of its places."""
     row = _row(store, league_id)
     cfg = parse_league(row["config"])
     last = int(row["season"])
@@ -601,13 +606,16 @@ def table(store: Any, league_id: str, season: int | None = None) -> dict[str, An
     for s in sorted(past.values(), key=lambda x: x["season"]):
         for i, d in enumerate(s["divisions"]):
             for place, e in enumerate(d["ranking"], 1):
-                a = alltime.setdefault(e, {"entrant": e, "seasons": 0, "best": (i, d["division"]), "history": []})
+                a = alltime.setdefault(e, {"entrant": e, "seasons": 0, "best": (i, place, d["division"]),
+                                           "history": []})
                 a["seasons"] += 1
-                a["best"] = min(a["best"], (i, d["division"]))
+                a["best"] = min(a["best"], (i, place, d["division"]))
                 a["history"].append({"season": s["season"], "division": d["division"], "place": place})
-    ranking = sorted(alltime.values(), key=lambda a: (a["best"][0], -a["seasons"], a["entrant"]))
+    # best finish first (the higher division, then the better place in it), then seasons played
+    ranking = sorted(alltime.values(), key=lambda a: (a["best"][0], a["best"][1], -a["seasons"], a["entrant"]))
     for a in ranking:
-        a["best_division"] = a.pop("best")[1]
+        a["best_place"] = a["best"][1]
+        a["best_division"] = a.pop("best")[2]
     return {"league": league_id, "name": row["name"], "season": season, "state": row["state"],
             "current_season": last, "divisions": divisions,
             "moves": (ended or {}).get("moves", []), "all_time": ranking,

@@ -132,6 +132,12 @@ def test_two_seasons_promotion_relegation_and_the_strong_rise(tmp_path: Path, st
     assert [r["zone"] for r in t["divisions"][1]["rows"]] == ["up", "", "", "down"]
     assert {a["entrant"] for a in t["all_time"]} == set(strength)
     assert all(a["seasons"] == 2 for a in t["all_time"])
+    # ranked by best finish: the highest division reached, then the best place in it
+    best = [(int(a["best_division"][1:]), a["best_place"]) for a in t["all_time"]]
+    assert best == sorted(best) and t["all_time"][0]["best_place"] == 1
+    for a in t["all_time"]:
+        assert (a["best_division"], a["best_place"]) == min(
+            ((h["division"], h["place"]) for h in a["history"]), key=lambda x: (int(x[0][1:]), x[1]))
     assert t["ratings"] and "rating" in t["ratings"][0]  # one fit over both seasons
     json.dumps(t, default=str, allow_nan=False)
 

@@ -20,11 +20,10 @@ Compiled engines (optional): with ``ARENA_COMPILE=1`` the modules in
 :data:`COMPILED_MODULES` are also compiled with mypyc (the bridge, canasta and robber
 rummy engines' hot paths, about two to three times the actions per second), e.g.
 ``ARENA_COMPILE=1 pip install --no-build-isolation .`` in an environment that has mypy
-(the ``test`` extra). The
-pure-Python modules stay in the package and behave identically; without the variable,
-without mypyc, or when compiling fails (no C compiler), the build warns and the
-package is pure Python. Do not combine it with an editable install: the compiled
-modules would then shadow the sources being edited.
+(the ``test`` extra). The pure-Python modules stay in the package and behave
+identically; without the variable, without mypyc, or when compiling fails (no C
+compiler), the build warns and the package is pure Python. Do not combine it with an
+editable install: the compiled modules would then shadow the sources being edited.
 ``tests/games/test_compiled_engines.py`` builds them the same way (``build_ext`` with
 ``ARENA_COMPILE=1``, once) and runs the compiled games' tests, the replay pins and the
 conformance suite against them.

@@ -72,7 +72,7 @@ from arena.games.rummy.melds import ACE, VALUE, canonical_layout, canonical_meld
 __all__ = [
     "DEFAULT_MAX_STATES", "Cover", "max_cover", "count_weights", "hand_melds",
     "best_initial_meld", "best_rearrangement", "extensions", "solve", "live_cards", "improve", "GLOBAL_POOL",
-    "presence", "best_initial_meld_of", "melds_of", "extensions_of", "extension_table", "max_cover_reference",
+    "presence", "best_initial_meld_of", "melds_of", "extensions_of", "extension_table",
 ]
 
 DEFAULT_MAX_STATES = 4000
@@ -226,9 +226,9 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
     :param stats: if given, ``[nodes, truncations]`` are added to it.
     :returns: the best cover, or ``None`` if there is none within the limits.
 
-    The same search, state for state and in the same order, as
-    :func:`max_cover_reference` (the DP as first written), with the per-suit moves as
-    precomputed key deltas and the bookkeeping of empty stages done once.
+    The same search, state for state and in the same order, as the DP as first written
+    (kept as the reference of ``tests/games/rummy/test_rummy_solver.py``), with the
+    per-suit moves as precomputed key deltas and the bookkeeping of empty stages done once.
     """
     vals = values if values is not None else VALUE
     limit = 10**9 if max_drops is None else max_drops
@@ -352,157 +352,6 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
                 continue
             prev, _used, dec = stage_back[key]
             decisions[i] = dec
-            key = prev
-    melds = _rebuild(decisions)
-    covered = sum(len(m) for m in melds)
-    return Cover(melds=canonical_layout(melds), weight=best_val, covered=covered, exact=exact, nodes=nodes)
-
-
-def max_cover_reference(pool: Sequence[int], values: Sequence[int] | None = None,
-              keep: Sequence[int] | None = None, *, max_drops: int | None = None,
-              max_states: int = DEFAULT_MAX_STATES, stats: list[int] | None = None) -> Cover | None:
-    """:func:`max_cover` as first written (the tests check that the two agree, nodes included).
-
-    :param values: per card id, the secondary objective, each 0..19 (default the
-        penalty values); the weight of a card is ``2048 + value``.
-    :param keep: per card id, copies that must be covered (``None``: none).
-    :param max_drops: prune every partial solution that has left out more cards
-        (branch and bound; ``None``: no limit).
-    :param max_states: the budget (states kept per stage).
-    :param stats: if given, ``[nodes, truncations]`` are added to it.
-    :returns: the best cover, or ``None`` if there is none within the limits.
-    """
-    vals = list(values) if values is not None else list(VALUE)
-    w = [COUNT_FIRST + v for v in vals]
-    n = [[pool[s * 13 + r] for r in range(13)] for s in range(4)]
-    lim = [[pool[s * 13 + r] - (keep[s * 13 + r] if keep is not None else 0) for r in range(13)]
-           for s in range(4)]
-    # seen[i]: cards decided up to stage i (aces at the high ace only)
-    seen = [0] * 56
-    acc = 0
-    for i in range(56):
-        p, s = divmod(i, 4)
-        if p:
-            acc += n[s][_rank(p)]
-        seen[i] = acc
-    limit = 10**9 if max_drops is None else max_drops
-    states: dict[int, int] = {0: 0}
-    trail: list[dict[int, tuple[int, int, tuple[int, int, int, int]]] | None] = []
-    ends: list[dict[int, int] | None] = []
-    exact = True
-    nodes = 0
-    for p in range(14):
-        rank = _rank(p)
-        pc = _pclass(p)
-        sets_ok = p > 0 and sum(1 for x in range(4) if n[x][rank]) >= 3
-        for s in range(4):
-            sh = _SHIFT[s]
-            c = n[s][rank]
-            if c == 0 and pc != 13:
-                # nothing to place: open runs of 3+ close, shorter ones die
-                for key in states:
-                    if ((key >> sh) & 127) % 25:
-                        break
-                else:
-                    trail.append(None)
-                    continue
-                nxt0: dict[int, int] = {}
-                back0: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
-                for key, val in states.items():
-                    code = (key >> sh) & 127
-                    nodes += 1
-                    a, b = (code // 5) % 5, code % 5
-                    if a in (1, 2) or b in (1, 2):
-                        continue
-                    nk = key - ((code % 25) << sh)
-                    old = nxt0.get(nk)
-                    if old is None or old < val:
-                        nxt0[nk] = val
-                        back0[nk] = (key, 0, (0, 0, 0, 0))
-                states = nxt0
-                trail.append(back0)
-                continue
-            lmax = lim[s][rank] if p else 2
-            wt = w[s * 13 + rank]
-            floor = (seen[p * 4 + s] - limit) * COUNT_FIRST
-            nxt: dict[int, int] = {}
-            back: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
-            for key, val in states.items():
-                code = (key >> sh) & 127
-                for ncode, used, k, dec in _options(code, pc, c, lmax, sets_ok):
-                    nodes += 1
-                    nv = val + used * wt
-                    if nv < floor:
-                        continue
-                    nk = key + ((ncode - code) << sh)
-                    if k == 1:
-                        nk += _M1
-                    elif k == 2:
-                        nk += _M2
-                    old = nxt.get(nk)
-                    if old is None or old < nv:
-                        nxt[nk] = nv
-                        back[nk] = (key, used, dec)
-            if len(nxt) > max_states:
-                exact = False
-                ranked = sorted(nxt.items(), key=lambda kv: (-kv[1], kv[0]))
-                kept = dict(ranked[:max_states])
-                # keep the best state without open runs of length 1-2 too: it can always finish
-                for kv in ranked:
-                    if _safe(kv[0]):
-                        kept.setdefault(kv[0], kv[1])
-                        break
-                nxt = kept
-            states = nxt
-            trail.append(back)
-        if not sets_ok:
-            ends.append(None)
-            continue
-        # close the position: the set cards must form legal sets
-        merged: dict[int, int] = {}
-        endback: dict[int, int] = {}
-        for key, val in states.items():
-            m = ((key >> 28) & 7, key >> 31)
-            if m not in _VALID_M:
-                continue
-            low = key & _LOWMASK
-            if low not in merged or merged[low] < val:
-                merged[low] = val
-                endback[low] = key
-        states = merged
-        ends.append(endback)
-    # final states: every open run must have length 3+
-    best_key = None
-    best_val = -1
-    for key, val in states.items():
-        ok = True
-        for s in range(4):
-            code = (key >> _SHIFT[s]) & 127
-            a, b = (code // 5) % 5, code % 5
-            if a in (1, 2) or b in (1, 2):
-                ok = False
-                break
-        if ok and (val > best_val or (val == best_val and best_key is not None and key < best_key)):
-            best_key, best_val = key, val
-    if stats is not None:
-        stats[0] += nodes
-        stats[1] += 0 if exact else 1
-    if best_key is None:
-        return None
-    # walk back
-    decisions: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * 56
-    key = best_key
-    for p in range(13, -1, -1):
-        endmap = ends[p]
-        if endmap is not None:
-            key = endmap[key]
-        for s in range(3, -1, -1):
-            stage_back = trail[p * 4 + s]
-            if stage_back is None:
-                decisions[p * 4 + s] = (0, 0, 0, 0)
-                continue
-            prev, _used, dec = stage_back[key]
-            decisions[p * 4 + s] = dec
             key = prev
     melds = _rebuild(decisions)
     covered = sum(len(m) for m in melds)

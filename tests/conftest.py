@@ -32,6 +32,71 @@ def _pg_admin_engine() -> Engine:
     return create_engine(PG_URL, connect_args={"connect_timeout": 5})
 
 
+SLOW_FIRST = ("tests/tournaments_exec/", "tests/drills/", "tests/games/test_compiled_engines.py",
+              "tests/bluechip/test_tournament.py", "tests/test_cli_errors.py", "tests/clients/",
+              "tests/gateway/test_admin_leagues.py", "tests/dashboard/")
+"""Where the longest tests are (real processes, 20-80 s each): under xdist they are handed
+out first, so that no worker starts one of them when the others are nearly done."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``-n N --dist loadgroup``, as ``.ci/run`` runs the suite), the
+    tests that share an expensive fixture run on one worker, so it is made once: a
+    module-scoped fixture groups its module's tests, a session- or package-scoped one
+    from a conftest below this one groups the tests of that folder (the dashboard's
+    store, say). An explicit ``xdist_group`` marker wins. The fixtures of this file
+    are cheap and stay per worker. Without xdist the marker does nothing, and the
+    order stays the collection's; on xdist's workers the :data:`SLOW_FIRST` tests
+    come first (the same order on every worker, as xdist requires)."""
+    if hasattr(config, "workerinput"):
+        def rank(item: pytest.Item) -> int:
+            return next((i for i, p in enumerate(SLOW_FIRST) if item.nodeid.startswith(p)), len(SLOW_FIRST))
+        items.sort(key=rank)
+    here = Path(__file__).resolve()
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group") is not None:
+            continue
+        folder = module = None
+        for name in info.names_closure:
+            defs = info.name2fixturedefs.get(name)
+            if not defs:
+                continue
+            fdef = defs[-1]
+            code = getattr(fdef.func, "__code__", None)
+            if code is None or Path(code.co_filename).resolve() == here:
+                continue
+            if fdef.scope in ("session", "package"):
+                folder = folder or fdef.baseid
+            elif fdef.scope == "module":
+                module = module or item.nodeid.split("::", 1)[0]
+        group = folder or module
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_collection_modifyitems_xdist_group_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """pytest-xdist 3.8 tells its controller a test's group by appending ``@group`` to
+    the node id on the worker, through ``item._nodeid``, which pytest 9.2 no longer
+    reads (pytest-xdist issue 1386: loadgroup then groups nothing, silently). Here the
+    same suffix goes where pytest 9.2 keeps the id. Only on xdist's workers under
+    ``--dist loadgroup``; if the id cannot be set, tests run ungrouped as before."""
+    if not (hasattr(config, "workerinput") and config.getvalue("loadgroup")):
+        return
+    try:
+        from _pytest.nodeid import coerce_node_id
+    except ImportError:  # an older pytest: xdist's own suffix works there
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(names)
+        if names and not item.nodeid.endswith(suffix):
+            item._id = coerce_node_id(item.nodeid + suffix)  # type: ignore[attr-defined]
+
+
 @pytest.fixture(scope="session")
 def _pg_available() -> bool:
     if NO_PG:

@@ -45,6 +45,7 @@ import dataclasses
 import enum
 import importlib
 import json
+import keyword
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -279,11 +280,59 @@ def _set_fast(msg: Message, name: str, info: _FieldInfo, fast: int, exact: Any, 
     _set_field(msg, info, value, where)
 
 
+def _compiled_filler(steps: tuple[tuple[str, _FieldInfo, int, Any], ...], *, by_name: bool,
+                     desc: _Desc | None = None) -> Any:
+    """``fill(msg, value, where)`` as straight-line code for these steps: each field
+    does what :func:`_set_fast` does for it (the exact-type fast path, else
+    :func:`_set_field`), without the loop, the tuple unpacking and the dispatch on
+    the step's kind per field and per value (a bridge observation: 17 -> 12 us).
+
+    ``by_name``: the value is a dataclass (``value.<field>``); else a tuple of the
+    message's fields in order (``value[i]``, its length checked first)."""
+    env: dict[str, Any] = {"_set_field": _set_field, "_fill": _fill, "ConversionError": ConversionError,
+                           "_getattr": getattr, "_setattr": setattr}
+    lines = ["def fill(msg, value, where):"]
+    if not by_name:
+        assert desc is not None
+        env["_full_name"] = desc.full_name
+        lines += [f"    if len(value) != {len(steps)}:",
+                  "        raise ConversionError(f\"{where}: {len(value)} items for the "
+                  f"{len(steps)} fields of {{_full_name}}\")"]
+    for i, (name, info, fast, exact) in enumerate(steps):
+        env[f"I{i}"], env[f"E{i}"], env[f"N{i}"] = info, exact, name
+        plain = name.isidentifier() and not keyword.iskeyword(name)
+        get = f"msg.{name}" if plain else f"_getattr(msg, N{i})"
+        lines.append(f"    v = value.{name}" if by_name and plain else
+                     f"    v = _getattr(value, N{i})" if by_name else f"    v = value[{i}]")
+        fallback = f"_set_field(msg, I{i}, v, where)"
+        if fast <= _F_BOOL:
+            assign = f"msg.{name} = v" if plain else f"_setattr(msg, N{i}, v)"
+            lines += [f"    if type(v) is E{i}:", f"        {assign}", "    else:", f"        {fallback}"]
+        elif fast == _F_REPEATED_SCALAR:
+            lines += ["    if type(v) is tuple:",
+                      "        for item in v:",
+                      f"            if type(item) is not E{i}:",
+                      f"                {fallback}",
+                      "                break",
+                      "        else:",
+                      "            if v:",
+                      f"                {get}.extend(v)",
+                      "    else:", f"        {fallback}"]
+        elif fast == _F_MESSAGE:
+            lines += ["    if v is not None:", f"        _fill({get}, v, where)", "    else:", f"        {fallback}"]
+        elif fast == _F_REPEATED_MESSAGE:
+            lines += ["    if type(v) is tuple:", f"        add = {get}.add", "        for item in v:",
+                      "            _fill(add(), item, where)", "    else:", f"        {fallback}"]
+        else:
+            lines.append(f"    {fallback}")
+    if len(lines) == 1:
+        lines.append("    pass")
+    exec("\n".join(lines), env)  # noqa: S102 - code built above from descriptor names only
+    return env["fill"]
+
+
 def _dataclass_filler(steps: tuple[tuple[str, _FieldInfo, int, Any], ...]) -> Any:
-    def fill(msg: Message, value: Any, where: str) -> None:
-        for name, info, fast, exact in steps:
-            _set_fast(msg, name, info, fast, exact, getattr(value, name), where)
-    return fill
+    return _compiled_filler(steps, by_name=True)
 
 
 def _tuple_filler(desc: _Desc, steps: tuple[tuple[str, _FieldInfo, int, Any], ...]) -> Any:
@@ -293,14 +342,7 @@ def _tuple_filler(desc: _Desc, steps: tuple[tuple[str, _FieldInfo, int, Any], ..
         def fill_one(msg: Message, value: Any, where: str) -> None:
             _set_field(msg, info, value, where)
         return fill_one
-
-    def fill(msg: Message, value: Any, where: str) -> None:
-        if len(value) != len(steps):
-            raise ConversionError(f"{where}: {len(value)} items for the {len(steps)} fields "
-                                  f"of {desc.full_name}")
-        for (name, info, fast, exact), item in zip(steps, value):
-            _set_fast(msg, name, info, fast, exact, item, where)
-    return fill
+    return _compiled_filler(steps, by_name=False, desc=desc)
 
 
 def _set_field(msg: Message, info: _FieldInfo, value: Any, where: str) -> None:

@@ -282,7 +282,9 @@ class Bot:
         return welcomed
 
     def _reply(self, request: bot_pb2.DecisionRequest, action: int | str) -> bot_pb2.BotMessage:
-        decision = bot_pb2.Decision(request_id=request.request_id)
+        message = bot_pb2.BotMessage()
+        decision = message.decision  # filled in place: no Decision built and copied in
+        decision.request_id = request.request_id
         if isinstance(action, bool) or not isinstance(action, (int, str)):
             action = str(action)
         if isinstance(action, int):
@@ -290,7 +292,7 @@ class Bot:
         else:
             decision.action_text = action
         self.decisions += 1
-        return bot_pb2.BotMessage(decision=decision)
+        return message
 
     def _answer(self, request: bot_pb2.DecisionRequest) -> bot_pb2.BotMessage | None:
         try:

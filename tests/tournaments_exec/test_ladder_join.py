@@ -9,7 +9,6 @@ CLI hosting its gateway, an SDK bot over gRPC on loopback.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ import pytest
 
 from arena.tournaments.executors import open_store
 
-from .conftest import ROOT, SDK
+from .conftest import ROOT, SDK, _free_port
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -52,12 +51,6 @@ bot = "heuristic?noise=0.5"
 id = "late"
 remote = "late-bot"
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _env() -> dict[str, str]:

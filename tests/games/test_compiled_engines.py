@@ -13,6 +13,11 @@
   pure engines', and the engine tests of every compiled game, the replay pins and the
   conformance suite. Skipped, saying why, only where mypyc or a C compiler is missing
   (the ``test`` extra installs mypy, which ships mypyc).
+
+Known difference of the compiled build, outside the State API: its canasta and rummy
+states cannot be pickled, and no compiled state supports ``copy.copy`` or
+``copy.deepcopy`` (mypyc's native classes need their constructor's arguments); nothing
+in the arena does either, ``clone()`` is the copy.
 """
 
 from __future__ import annotations

@@ -379,7 +379,8 @@ class ListedGreedyRummy(Agent):
 
 
 def make_search_bot(game: str) -> Callable[..., Agent]:
-    """The factory of ``game``'s ``pimc`` bot (options ``playouts``, ``ms``, ``width``).
+    """The factory of ``game``'s ``pimc`` bot (options ``playouts``, ``ms``, ``width``, ``depth``,
+    ``gate``, ``pool``, ``states``; per-game defaults in the module docstring).
 
     :raises ValueError: naming an unknown or invalid option.
     """

@@ -507,7 +507,7 @@ class BridgeState(State):
         """Make this state a copy of ``src``, attribute by attribute: ``clone()`` of the
         compiled module, whose instances keep their attributes in native slots, not in a
         ``__dict__``. Shares and copies exactly what the ``__dict__`` path of ``clone()``
-        does (``tests/games/bridge/test_bridge_compiled.py`` checks that both give the
+        does (``tests/games/test_compiled_engines.py`` checks that both give the
         same attributes)."""
         self.game = src.game
         self.history = list(src.history)

@@ -46,13 +46,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     module-scoped fixture groups its module's tests, a session- or package-scoped one
     from a conftest below this one groups the tests of that folder (the dashboard's
     store, say). An explicit ``xdist_group`` marker wins. The fixtures of this file
-    are cheap and stay per worker. Without xdist the marker does nothing, and the
-    order stays the collection's; on xdist's workers the :data:`SLOW_FIRST` tests
-    come first (the same order on every worker, as xdist requires)."""
-    if hasattr(config, "workerinput"):
-        def rank(item: pytest.Item) -> int:
-            return next((i for i, p in enumerate(SLOW_FIRST) if item.nodeid.startswith(p)), len(SLOW_FIRST))
-        items.sort(key=rank)
+    are cheap and stay per worker. On xdist's workers the :data:`SLOW_FIRST` tests
+    also come first (the same order on every worker, as xdist requires). Without
+    xdist (not installed, ``-p no:xdist``, no ``-n``) nothing changes: no marker (it
+    would not even be registered) and the collection's order."""
+    if not hasattr(config, "workerinput"):
+        return
+
+    def rank(item: pytest.Item) -> int:
+        return next((i for i, p in enumerate(SLOW_FIRST) if item.nodeid.startswith(p)), len(SLOW_FIRST))
+    items.sort(key=rank)
     here = Path(__file__).resolve()
     for item in items:
         info = getattr(item, "_fixtureinfo", None)

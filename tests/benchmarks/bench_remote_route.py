@@ -11,7 +11,9 @@ worker ``-c 1``) and with 8 (eight tasks on a worker ``-c 8``). Every seat of ea
 bridge match is the remote bot, so every decision asked is remote; the per-decision
 time is the referee's measure (``ActionEntry.ms``: ``RemoteAgent.act``), the rate is
 decisions asked / wall time of the phase (first match start to last match end). The
-first match of every batch is left out (connection setup).
+first match of every batch is left out (connection setup). Per process (the worker's
+pool counted as one), CPU ms and wake-ups (voluntary context switches, all threads)
+per decision asked, from the phase's start until its tournament is done.
 
 Baselines in the same run: plain grpc.aio bidirectional-stream ping-pong (the
 request's size) between this process and a child echo server, and plain Redis
@@ -131,6 +133,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def wakeups(pid: int) -> int:
+    """Voluntary context switches of all a process's threads (each is a wake-up after
+    a wait: a syscall that blocked). Steadier than CPU time on a shared machine, and
+    most of a decision's cost on this route is its wake-ups and syscalls."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches"):
+                    total += int(line.split()[1])
+    except OSError:
+        pass
+    return total
+
+
 def process_tree(pid: int) -> list[int]:
     out, todo = [], [pid]
     while todo:
@@ -179,12 +196,14 @@ def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches:
         conductor = Conductor(store, CeleryDispatcher(make_app(redis_url, url), store_url=url))
         pids = {"workers": process_tree(worker.pid), **{k: [v] for k, v in others.items()}}
         cpu0 = {k: sum(cpu_seconds(p) for p in v) for k, v in pids.items()}
+        wake0 = {k: sum(wakeups(p) for p in v) for k, v in pids.items()}
         conductor.reconcile(tid)  # offers work; the worker's tasks finish the tournament
         end = time.monotonic() + 600
         while store.tournament(tid).status != "done" and time.monotonic() < end:
             time.sleep(0.05)
         done, total = store.progress(tid)
         cpu = {k: sum(cpu_seconds(p) for p in v) - cpu0[k] for k, v in pids.items()}
+        wake = {k: sum(wakeups(p) for p in v) - wake0[k] for k, v in pids.items()}
         assert done == total, (done, total)
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
@@ -196,6 +215,7 @@ def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches:
     stop = max(_ts(r.finished_at) for r in records)
     asked = sum(1 for r in store.records(tid) for a in r.actions if not a.forced)
     return {"cpu_ms_per_decision": {k: round(v * 1000 / asked, 3) for k, v in cpu.items()},
+            "wakeups_per_decision": {k: round(v / asked, 2) for k, v in wake.items()},
             "concurrent_matches": concurrency, "decisions": len(times),
             "rate": len(times) / (stop - start), "p50_ms": percentile(times, 0.5),
             "p99_ms": percentile(times, 0.99), "faults": faults}
@@ -270,6 +290,7 @@ def report(figures: dict[str, Any]) -> None:
               f"p99 {f['p99_ms']:.3f} ms  {f['rate']:8.0f} decisions/s  ({f['decisions']} decisions, "
               f"{f['faults']} faults)")
         print("      CPU ms per decision: " + ", ".join(f"{k} {v:.3f}" for k, v in f["cpu_ms_per_decision"].items()))
+        print("      wake-ups per decision: " + ", ".join(f"{k} {v:.2f}" for k, v in f["wakeups_per_decision"].items()))
     print(f"  route p50 / (gRPC p50 + Redis p50, mean of before and after: {base:.3f} ms) = "
           f"{figures['route_1_p50_over_plain_sum']:.2f}")
 

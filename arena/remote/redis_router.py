@@ -168,7 +168,7 @@ class RedisRouter(DecisionRouter):
         return self._sha
 
     def _connection(self, client: redis.Redis) -> Any:
-        conn = getattr(self._local, "conn", None)
+        conn: Any = getattr(self._local, "conn", None)
         if conn is None:
             conn = client.connection_pool.make_connection()
             if self._skip is None:  # once per router: does this Redis take CLIENT REPLY?

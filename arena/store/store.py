@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, cast
 
-from sqlalchemy import (Engine, Table, and_, bindparam, func, literal, literal_column, or_, select,
-                        update)
+from sqlalchemy import (Engine, Table, and_, bindparam, exists, func, literal, literal_column, or_,
+                        select, update)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -427,15 +427,19 @@ class Store:
             if res.rowcount == 0:
                 raise TournamentNotFoundError(tournament_id)
 
-    def finish_tournament(self, tournament_id: str, status: str) -> bool:
+    def finish_tournament(self, tournament_id: str, status: str, *, idle: bool = False) -> bool:
         """Set a tournament's final status (``done`` or ``stopped``) and finish time,
         unless it is final already; True if this call did it (conductors racing to
-        finalize: one wins)."""
-        t = TournamentRow
+        finalize: one wins). ``idle``: only if none of its matches is pending or
+        leased (a pass whose view is stale, while another added a round, finalizes
+        nothing)."""
+        t, m = TournamentRow, MatchSpecRow
+        cond = [t.id == tournament_id, t.status.not_in(("done", "stopped"))]
+        if idle:
+            cond.append(~exists().where(m.tournament_id == tournament_id,
+                                        m.status.in_(("pending", "leased"))))
         with self._write() as conn:
-            res = conn.execute(update(t).where(t.id == tournament_id,
-                                               t.status.not_in(("done", "stopped")))
-                               .values(status=status, finished=utcnow()))
+            res = conn.execute(update(t).where(*cond).values(status=status, finished=utcnow()))
             return res.rowcount == 1
 
     def reopen_tournament(self, tournament_id: str) -> None:
@@ -444,6 +448,33 @@ class Store:
         t = TournamentRow
         with self._write() as conn:
             conn.execute(update(t).where(t.id == tournament_id).values(status="running", finished=None))
+
+    def add_round(self, tournament_id: str, specs: Iterable[MatchSpec], *, after: int) -> int | None:
+        """Add a format's next round, in one write transaction, only if the tournament
+        is still at round ``after`` and none of its matches is pending or leased; the
+        round becomes the specs' highest. Returns the specs added, or ``None`` when
+        another pass advanced the tournament first (conductors racing, or one whose
+        view of the store is stale: nothing is added).
+
+        :raises TournamentNotFoundError: for an unknown tournament.
+        :raises SpecConflictError: as :meth:`add_tournament`.
+        """
+        specs = list(specs)
+        t, m = TournamentRow, MatchSpecRow
+        with self._write() as conn:
+            row = conn.execute(select(t.round).where(t.id == tournament_id).with_for_update()).first()
+            if row is None:
+                raise TournamentNotFoundError(tournament_id)
+            if row.round != after:
+                return None
+            busy = conn.execute(select(func.count()).select_from(m).where(
+                m.tournament_id == tournament_id, m.status.in_(("pending", "leased")))).scalar_one()
+            if busy:
+                return None
+            added = self._add_specs(conn, tournament_id, specs, utcnow())
+            rnd = max((s.round for s in specs), default=after)
+            conn.execute(update(t).where(t.id == tournament_id, t.round < rnd).values(round=rnd))
+            return added
 
     def set_round(self, tournament_id: str, round: int) -> None:
         """Record that the format has added round ``round`` (never lowers it)."""

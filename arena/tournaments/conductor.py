@@ -358,8 +358,11 @@ class Conductor:
         if not nxt:
             return None if nxt is None else []
         rnd = max(s.round for s in nxt)
-        self.store.add_specs(tid, nxt)
-        self.store.set_round(tid, rnd)
+        # only if nobody advanced the tournament since this pass read it (else [] : the
+        # next pass looks again)
+        if self.store.add_round(tid, nxt, after=info.round) is None:
+            log.info("tournament %s: round %d was added by another pass", tid, rnd)
+            return []
         log.info("tournament %s: round %d added (%d matches)", tid, rnd, len(nxt))
         return list(nxt)
 
@@ -368,7 +371,9 @@ class Conductor:
 
         # history first: whoever sets the final status finds it written
         refresh_after(self.store, tid)
-        if self.store.finish_tournament(tid, status):
+        # done: only while nothing is pending or leased (another pass may have added a
+        # round since this one looked); stopped: whatever is still out
+        if self.store.finish_tournament(tid, status, idle=status == "done"):
             rep.finished = status
             log.info("tournament %s finished: %s", tid, status)
 

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +186,71 @@ def test_settings_are_validated_and_read_from_the_environment() -> None:
     s = ConductorSettings.from_env({"ARENA_MAX_ATTEMPTS": "5", "ARENA_QUEUE_TARGET": "2"})
     assert (s.max_attempts, s.queue_target, s.lease_seconds) == (5, 2, 30.0)
     assert ConductorSettings.from_env(s.to_env()) == s
+
+
+SWISS = """
+[tournament]
+id = "sw"
+game = "calypso"
+format = "swiss"
+deals = 1
+seed = 9
+[swiss]
+rounds = 3
+{entrants}
+"""
+
+
+def test_conductors_racing_add_each_round_once_and_finish_only_when_idle(tmp_path: Path) -> None:
+    """Several conductor passes at once (threads, each its own store connection) while
+    matches are played: every Swiss round is added once, none while the previous one
+    is out, and the tournament is finished only when nothing is pending or leased."""
+    import threading
+
+    from arena.tournaments.runner import play_spec
+
+    entrants = "\n".join(f'[[entrants]]\nid = "e{i}"\nbot = "{"heuristic" if i % 2 else "random"}"'
+                         for i in range(6))
+    file = tmp_path / "sw.toml"
+    file.write_text(SWISS.format(entrants=entrants), encoding="utf-8")
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    config, _ = service.register(file, open_store(url))
+    stop = threading.Event()
+    errors: list[BaseException] = []
+    finished_early: list[tuple[int, int]] = []
+
+    def conduct() -> None:
+        store = open_store(url)
+        try:
+            while not stop.is_set():
+                Conductor(store, None, FAST).reconcile("sw")
+                if store.tournament("sw").status == "done":
+                    counts = store.status_counts("sw")
+                    if counts["pending"] or counts["leased"]:
+                        finished_early.append((counts["pending"], counts["leased"]))
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            errors.append(exc)
+
+    threads = [threading.Thread(target=conduct) for _ in range(4)]
+    for t in threads:
+        t.start()
+    store = open_store(url)
+    try:
+        end = time.monotonic() + 120
+        while store.tournament("sw").status != "done":
+            assert time.monotonic() < end and not errors, (errors, store.status_counts("sw"))
+            for spec in store.lease_next("sw", "test:player", 30.0, 2):
+                store.record_result(play_spec(spec))
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(30)
+    assert not errors and not finished_early, (errors, finished_early)
+    specs = store.specs("sw")
+    rounds: dict[int, list[str]] = {}
+    for s in specs:
+        rounds.setdefault(s.round, []).extend(s.tags["sides"] if s.rotation == 0 else [])
+    assert sorted(rounds) == [0, 1, 2] and store.tournament("sw").round == 2
+    for r, sides in rounds.items():  # each entrant once per round: no round paired twice
+        assert sorted(sides) == [f"e{i}" for i in range(6)], (r, sides)
+    assert len(list(store.records("sw"))) == len(specs) == 3 * 3 * 2

@@ -39,6 +39,13 @@ SLOW_FIRST = ("tests/tournaments_exec/", "tests/drills/", "tests/games/test_comp
 out first, so that no worker starts one of them when the others are nearly done."""
 
 
+ONE_AT_A_TIME = ("tests/tournaments_exec/",)
+"""Folders whose tests share one xdist group (one worker, one test at a time, as in a
+plain run): their real-process tests have timing bounds (both workers play, a stop
+within 20 s, the in-flight matches of an outage) that failed with three of them at
+once on the two cores."""
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``-n N --dist loadgroup``, as ``.ci/run`` runs the suite), the
@@ -74,7 +81,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 folder = folder or fdef.baseid
             elif fdef.scope == "module":
                 module = module or item.nodeid.split("::", 1)[0]
-        group = folder or module
+        group = next((p.rstrip("/") for p in ONE_AT_A_TIME if item.nodeid.startswith(p)), None) or folder or module
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
 

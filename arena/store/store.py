@@ -816,9 +816,14 @@ class Store:
                              .where(MatchRecordRow.match_id == match_id)).scalar_one_or_none()
         return None if d is None else MatchRecord.from_dict(d)
 
-    def records(self, tournament_id: str, *, batch: int = 500) -> Iterator[MatchRecord]:
+    def records(self, tournament_id: str, *, batch: int = 500, actions: bool = True) -> Iterator[MatchRecord]:
         """The stored records of a tournament, by match id (= spec index order for
-        stable ids), read in batches (no transaction stays open between them)."""
+        stable ids), read in batches (no transaction stays open between them).
+
+        :param actions: ``False`` for readers of results only (the rating history):
+            the records come without their actions and decks (``[]``), which are
+            most of the cost of building them; everything else is as stored.
+        """
         r = MatchRecordRow
         last = ""
         while True:
@@ -827,7 +832,8 @@ class Store:
                                     .where(r.tournament_id == tournament_id, r.match_id > last)
                                     .order_by(r.match_id).limit(batch)).all()
             for row in rows:
-                yield MatchRecord.from_dict(row.record)
+                data = row.record if actions else {**row.record, "actions": [], "decks": []}
+                yield MatchRecord.from_dict(data)
             if len(rows) < batch:
                 return
             last = rows[-1].match_id

@@ -13,7 +13,7 @@ The points are derived data: :func:`refresh_rating_history` recomputes a ruleset
 whole history from the records and replaces it in one transaction, so it always
 equals a recomputation from the records (the invariant the platform keeps for ratings).
 The executors call it when a tournament ends (``done`` or ``stopped``); the cost is one
-read of the ruleset's records.
+read of the ruleset's records (their results only: the actions are not built).
 
 Duplicate deals are compared seat by seat with the other tables of the same deal; if a
 ruleset's deal groups are inconsistent (:class:`arena.ratings.RatingError`) the
@@ -89,8 +89,8 @@ def refresh_rating_history(store: Any, rulesets: Iterable[str] | None = None) ->
     """Recompute the rating history of ``rulesets`` (default: every ruleset with
     records) from the store's records and replace it; returns points per ruleset."""
     wanted = None if rulesets is None else set(rulesets)
-    records = [r for t in store.tournaments() for r in store.records(t.id)
-               if wanted is None or r.ruleset in wanted]
+    records = [r for t in store.tournaments() for r in store.records(t.id, actions=False)
+               if wanted is None or r.ruleset in wanted]  # results only: no actions built
     history = elo_history(records)
     written = {}
     for ruleset in sorted(history if wanted is None else wanted):

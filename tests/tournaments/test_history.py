@@ -88,3 +88,15 @@ def test_refresh_replaces_and_rejects_foreign_points(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="ruleset"):
         store.replace_ratings("other@v1", points, rater="elo")
     assert len(store.rating_history(ruleset, rater="elo")) == n
+
+
+def test_records_without_actions_carry_everything_else(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    _run(tmp_path, url, "light", 1, 2)
+    store = open_store(url)
+    full, light = list(store.records("light")), list(store.records("light", actions=False))
+    assert len(full) == len(light) > 0 and all(r.actions for r in full)
+    for a, b in zip(full, light):
+        assert b.actions == [] and b.decks == []
+        assert {**a.to_dict(), "actions": [], "decks": []} == b.to_dict()
+    assert _key(elo_history(light)[full[0].ruleset]) == _key(elo_history(full)[full[0].ruleset])

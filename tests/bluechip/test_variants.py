@@ -60,6 +60,9 @@ def test_anypl_takes_the_first_free_seat_or_the_ports_seat() -> None:
         assert host.wait_seated([("WB5", 0)], 5)
         robots.append(Robot(host.port, "WB5", "ANYPL").start())
         assert host.wait_seated([("WB5", 0), ("WB5", 1)], 5)
+        end = time.monotonic() + 5  # the robot learns its seat when it reads the host's reply
+        while [r.seat for r in robots] != [0, 1] and time.monotonic() < end:
+            time.sleep(0.01)
         assert [r.seat for r in robots] == [0, 1]
     config = HostConfig(transcripts=True, seat_ports={0: 3}).without_pauses()
     with BlueChipHost("127.0.0.1:0", config) as host:

@@ -23,6 +23,20 @@ from arena.games.rummy import solver
 __all__ = ["BOTS", "HeuristicAgent"]
 
 
+def _counts(observation: Any) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
+    """``(hand counts, table melds as card indices, table counts)`` of a rummy
+    observation (counts per card index, 0..51)."""
+    hand = [0] * 52
+    for tok in observation.hand:
+        hand[INDEX[tok]] += 1
+    melds = [tuple(INDEX[t] for t in m) for m in observation.table]
+    table = [0] * 52
+    for m in melds:
+        for c in m:
+            table[c] += 1
+    return hand, melds, table
+
+
 def _outcome(hand: list[int], table: list[int], action: RummyAction) -> tuple[int, int]:
     """(cards, points) left in hand after ``action`` (lower is better)."""
     if action.layout is None:
@@ -43,14 +57,7 @@ class HeuristicAgent(Agent):
         self.max_states = max_states
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
-        hand = [0] * 52
-        for tok in observation.hand:
-            hand[INDEX[tok]] += 1
-        table_melds = [tuple(INDEX[t] for t in m) for m in observation.table]
-        table = [0] * 52
-        for m in table_melds:
-            for c in m:
-                table[c] += 1
+        hand, table_melds, table = _counts(observation)
         candidates: list[RummyAction] = [a for a in legal_actions if isinstance(a, RummyAction)]
         if observation.initial_meld_pending:
             cover = solver.best_initial_meld(hand, max_states=self.max_states)

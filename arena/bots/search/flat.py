@@ -304,18 +304,11 @@ def _rummy_candidates(obs: Any, legal: Sequence[Action], heuristic: Action, pool
     whole-table solve (live pools up to ``pool`` cards, ``states`` per DP stage: the
     heuristic's own solver goes local above 36 live cards and misses sheds there), then the
     heuristic's choice, ``PASS`` and the listed plays by fewest cards, then points, left."""
-    from arena.bots.rummy import _outcome
+    from arena.bots.rummy import _counts, _outcome
     from arena.games.rummy import solver
-    from arena.games.rummy.melds import INDEX, PASS, RummyAction
+    from arena.games.rummy.melds import PASS, RummyAction
 
-    hand = [0] * 52
-    for tok in obs.hand:
-        hand[INDEX[tok]] += 1
-    melds = [tuple(INDEX[t] for t in m) for m in obs.table]
-    table = [0] * 52
-    for m in melds:
-        for c in m:
-            table[c] += 1
+    hand, melds, table = _counts(obs)
     scored: list[tuple[tuple[int, int], int, Action]] = []
     if isinstance(heuristic, RummyAction):
         scored.append((_outcome(hand, table, heuristic), 0, heuristic))
@@ -358,16 +351,10 @@ class ListedGreedyRummy(Agent):
     name = "listed-greedy"
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
-        from arena.bots.rummy import _outcome
-        from arena.games.rummy.melds import INDEX, RummyAction
+        from arena.bots.rummy import _counts, _outcome
+        from arena.games.rummy.melds import RummyAction
 
-        hand = [0] * 52
-        for tok in observation.hand:
-            hand[INDEX[tok]] += 1
-        table = [0] * 52
-        for m in observation.table:
-            for t in m:
-                table[INDEX[t]] += 1
+        hand, _, table = _counts(observation)
         best = legal_actions[0]
         best_key = (1 << 30, 1 << 30)
         for a in legal_actions:

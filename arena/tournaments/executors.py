@@ -17,6 +17,13 @@ and finalizes the tournament (``done``, or ``stopped`` by a gauntlet's SPRT). So
 running the same tournament again resumes it, and a stopped run (Ctrl-C) gives its
 leases back.
 
+Ctrl-C (SIGINT) and SIGTERM, when the run is on the main thread, set a flag that the
+run reads at its safe points (while it waits for results, between records, between
+passes): no store write is cut in half, which on SQLite could leave a write lock
+held by a half-closed connection and hang the release of the leases. The run then
+stops its worker processes, gives its leases back, sets the tournament ``paused``
+and raises :class:`KeyboardInterrupt`. A second signal raises at once.
+
 Store errors while leasing or writing are retried with backoff
 (:func:`~arena.tournaments.conductor.with_store_retries`); a record that still
 cannot be written leaves its match leased, and the lease's expiry offers it again.
@@ -31,9 +38,11 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from arena.records.record import MatchRecord
@@ -116,6 +125,7 @@ class EmbeddedExecutor:
         self.voided: list[str] = []
         """Matches voided by a platform fault (replayed), with the reason."""
         self._stop: Callable[[], bool] | None = None
+        self._signals: _Signals | None = None
 
     def run(self, tournament_id: str, *, progress: Progress | None = None,
             stop: Callable[[], bool] | None = None) -> tuple[int, int]:
@@ -126,8 +136,24 @@ class EmbeddedExecutor:
         :param stop: asked after each batch of results; when it returns true the
             run gives its leases back and returns, the tournament unfinished with the
             status ``paused`` (run it again, or let a conductor, to resume). Ctrl-C
-            does the same and re-raises.
+            or SIGTERM does the same at the run's next safe point and raises
+            :class:`KeyboardInterrupt` (see the module docstring).
         """
+        with _Signals() as signals:
+            self._signals = signals
+            try:
+                result = self._run(tournament_id, progress, stop)
+            finally:
+                self._signals = None
+            if signals.caught is not None:
+                raise KeyboardInterrupt
+            return result
+
+    def _signalled(self) -> bool:
+        return self._signals is not None and self._signals.caught is not None
+
+    def _run(self, tournament_id: str, progress: Progress | None,
+             stop: Callable[[], bool] | None) -> tuple[int, int]:
         self._stop = stop
         store = open_store(self.store_url)
         owner = owner_id("embedded")
@@ -136,7 +162,7 @@ class EmbeddedExecutor:
             return store.progress(tournament_id)
         try:
             with Heartbeat(store, owner, self.settings):
-                while True:
+                while not self._signalled():
                     reports = with_store_retries(lambda: conductor.reconcile(tournament_id),
                                                  seconds=self.settings.lease_seconds, what="conductor pass")
                     rep = reports[0] if reports else None
@@ -174,7 +200,9 @@ class EmbeddedExecutor:
         pause = self.settings.heartbeat_seconds
         if ready is not None:
             pause = min(pause, max(0.05, (ready - utcnow()).total_seconds()))
-        time.sleep(pause)
+        end = time.monotonic() + pause
+        while not self._signalled() and time.monotonic() < end:
+            time.sleep(min(0.1, max(0.0, end - time.monotonic())))
 
     def _play(self, store: Any, tournament_id: str, owner: str, specs: list[MatchSpec],
               progress: Progress | None) -> bool:
@@ -213,7 +241,7 @@ class EmbeddedExecutor:
                                        seconds=self.settings.lease_seconds, what="mark failed")
             if progress:
                 progress(done, total)
-            if self._stop is not None and self._stop():
+            if self._signalled() or (self._stop is not None and self._stop()):
                 raise _Interrupted
             if fmt_stop is not None and fmt_stop():
                 raise _Stopped
@@ -260,13 +288,22 @@ class EmbeddedExecutor:
                     pool_.shutdown(wait=False, cancel_futures=True)
         return True
 
-    @staticmethod
-    def _drain(futures: set[Future[Any]], write: Callable[[list[dict[str, Any]]], None]) -> None:
+    def _drain(self, futures: set[Future[Any]], write: Callable[[list[dict[str, Any]]], None]) -> None:
         while futures:
-            finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+            if self._signalled():
+                raise _Interrupted
+            finished, _ = wait(futures, timeout=0.2, return_when=FIRST_COMPLETED)
             for fut in finished:
                 futures.discard(fut)
-                write(fut.result())
+                try:
+                    results = fut.result()
+                except BrokenProcessPool:
+                    # Ctrl-C reached a worker process still starting (before its
+                    # initializer ignores SIGINT): the run is stopping anyway
+                    if self._signalled():
+                        raise _Interrupted from None
+                    raise
+                write(results)
 
     def _play_remote(self, spec: MatchSpec, store: Any, owner: str) -> list[dict[str, Any]]:
         from arena.bots.base import RouteFailure
@@ -292,7 +329,33 @@ class _Stopped(Exception):
 
 
 class _Interrupted(Exception):
-    """Raised inside a run when its ``stop`` callback says so."""
+    """Raised inside a run when its ``stop`` callback says so, or a signal came."""
+
+
+class _Signals:
+    """SIGINT and SIGTERM while a run is on the main thread: the first sets
+    :attr:`caught` (read at the run's safe points), a second raises
+    :class:`KeyboardInterrupt` at once. Elsewhere (a run on another thread) it does
+    nothing: signals are the main thread's."""
+
+    def __init__(self) -> None:
+        self.caught: int | None = None
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> _Signals:
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def _handle(self, signum: int, _frame: Any) -> None:
+        if self.caught is not None:
+            raise KeyboardInterrupt
+        self.caught = signum
+
+    def __exit__(self, *exc: Any) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:

@@ -254,3 +254,33 @@ def test_conductors_racing_add_each_round_once_and_finish_only_when_idle(tmp_pat
     for r, sides in rounds.items():  # each entrant once per round: no round paired twice
         assert sorted(sides) == [f"e{i}" for i in range(6)], (r, sides)
     assert len(list(store.records("sw"))) == len(specs) == 3 * 3 * 2
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_at_a_safe_point_gives_the_leases_back_and_resumes(tmp_path: Path, jobs: int) -> None:
+    """SIGINT during a run (here from its progress callback, on the main thread, as a
+    terminal's Ctrl-C arrives) stops it between store writes: KeyboardInterrupt out of
+    ``run``, nothing left leased, status ``paused``; a rerun finishes it."""
+    import signal
+
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    store = open_store(url)
+    service.register(_file(tmp_path, "intr", deals=12), store)
+    seen: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+        if done >= 4 and len(seen) < 100:
+            signal.raise_signal(signal.SIGINT)
+
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        EmbeddedExecutor(url, jobs, chunk=1, settings=FAST).run("intr", progress=progress)
+    assert signal.getsignal(signal.SIGINT) is before  # the run's handler is gone
+    done, total = store.progress("intr")
+    assert 4 <= done < total == 24
+    counts = service.status(store, "intr", FAST).counts
+    assert counts["leased"] == 0 and counts["done"] == done
+    assert store.tournament("intr").status == "paused"
+    ex = EmbeddedExecutor(url, jobs, settings=FAST)
+    assert ex.run("intr") == (24, 24) and ex.finished == "done"

@@ -130,6 +130,27 @@ class CalypsoHeuristicAgent(Agent):
         legal = [int(cast(int, a)) for a in legal_actions]
         if len(legal) == 1:
             return legal[0]
+        best, best_score = legal[0], float("-inf")
+        for c, score in self._scores(obs, legal):
+            if score > best_score + 1e-9:
+                best, best_score = c, score
+        return best
+
+    def ranked(self, observation: Any, legal_actions: Sequence[Action]) -> list[Action]:
+        """The legal cards, best first by this bot's score (ties: lowest id first); the
+        first is :meth:`act`'s choice. The search bot takes its candidates from here."""
+        legal = [int(cast(int, a)) for a in legal_actions]
+        if len(legal) == 1:
+            return list(legal)
+        scored = self._scores(observation, legal)
+        order = sorted(range(len(scored)), key=lambda i: (-round(scored[i][1], 9), i))
+        out = [scored[i][0] for i in order]
+        first = self.act(observation, legal_actions)
+        out.remove(first)
+        return [first, *out]
+
+    def _scores(self, obs: Any, legal: list[int]) -> list[tuple[int, float]]:
+        """(card, score) for every legal card (higher is better)."""
         me: int = obs.seat
         my_side = me & 1
         opp_side = 1 - my_side
@@ -140,8 +161,7 @@ class CalypsoHeuristicAgent(Agent):
         voids = self._voids(obs)
         hand = [card_index(t) for t in obs.hand]
         remaining_after = 3 - len(trick)
-
-        best, best_score = legal[0], float("-inf")
+        out: list[tuple[int, float]] = []
         for c in legal:
             cards = trick + [c]
             p = self._side_win_prob(me, leader, cards, voids)
@@ -152,9 +172,8 @@ class CalypsoHeuristicAgent(Agent):
                 gain += p * remaining_after * self._suit_value(suit, my_side, masks)
                 loss += (1.0 - p) * remaining_after * self._suit_value(suit, opp_side, masks)
             score = gain - loss - self._keep(c, me, partner, masks, hand)
-            if score > best_score + 1e-9:
-                best, best_score = c, score
-        return best
+            out.append((c, score))
+        return out
 
     def _keep(self, c: int, me: int, partner: int, masks: list[int], hand: list[int]) -> float:
         """Future value of holding card ``c``."""

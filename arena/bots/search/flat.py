@@ -194,8 +194,12 @@ class DeterminizedAgent(Agent):
             return self._search(observation, infoset, plays)
         if infoset is None or len(legal_actions) <= 1:
             return base
+        ranked = getattr(self._policy, "ranked", None)
+        # the heuristic's own order when it has one (calypso: its one-trick score), so the
+        # width keeps its best alternatives, not the lowest card ids
+        order = ranked(observation, legal_actions) if ranked is not None else legal_actions
         candidates: list[Action] = [base]
-        for a in legal_actions:
+        for a in order:
             if len(candidates) >= self.width:
                 break
             if a != base:

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from enum import Enum
 from functools import lru_cache
-from itertools import combinations, compress
+from itertools import combinations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -75,27 +75,29 @@ _make = CanastaAction._trusted
 _SORT_KEY = attrgetter("_key")
 """The listing's sort key: every listed action has its sort key set (see ``_trusted``)."""
 
-@lru_cache(maxsize=1 << 15)
-def _options(nat: tuple[str, ...], twos: tuple[str, ...], jokers: int, old_n: int, old_w: int, n_min: int,
-             extra_nat: int, allow_empty: bool, ratio: bool) -> tuple[tuple[str, ...], ...]:
-    """:meth:`CanastaState._single_options` (memoized): the groups of one rank, given the
-    rank's naturals, the 2s and jokers in hand and the existing meld's naturals and wilds."""
+@lru_cache(maxsize=None)
+def _option_shapes(nat: int, twos: int, jokers: int, old_n: int, old_w: int, n_min: int, extra_nat: int,
+                   allow_empty: bool, ratio: bool) -> tuple[tuple[int, int, int], ...]:
+    """The one-group options of a rank (memoized, on numbers only): ``(n, t, j)`` for the
+    group of the rank's first ``n`` naturals, the first ``t`` 2s and ``j`` jokers, given the
+    numbers of the rank's naturals, of 2s and of jokers in hand (more than 3 of a wild kind
+    never matter) and the existing meld's naturals and wilds."""
     out = []
     comps: list[tuple[int, int]] = []  # (jokers, twos): for each wild count, 2s first and jokers first
-    for w in range(0, min(3, jokers + len(twos)) + 1):
-        t = min(w, len(twos))
+    for w in range(0, min(3, jokers + twos) + 1):
+        t = min(w, twos)
         comps.append((w - t, t))
         j = min(w, jokers)
         if j != w - t:
             comps.append((j, w - j))
-    for n in range(n_min, len(nat) + 1):
+    for n in range(n_min, nat + 1):
         for j, t in comps:
             if n + j + t == 0 and not allow_empty:
                 continue
             tn, tw = old_n + n + extra_nat, old_w + j + t
             if tn + tw < 3 or tn < 2 or not (tw <= 3 and (not ratio or tw <= tn)):
                 continue
-            out.append(nat[:n] + twos[:t] + ("JK",) * j)
+            out.append((n, t, j))
     return tuple(out)
 
 
@@ -104,12 +106,14 @@ _ACTIONS: dict[tuple[str, tuple[Group, ...]], CanastaAction] = {}
 _VALID: dict[tuple[Any, ...], bool] = {}
 """Whether a generated one-group MELD is legal, by everything that decides it (see
 :meth:`CanastaState._meld_candidates`)."""
-_MELD_MASKS: dict[tuple[Any, ...], tuple[bool, ...]] = {}
-"""Which of a rank's one-group melds (:func:`_rank_melds`) are legal, by everything that
-decides it (see :meth:`CanastaState._meld_candidates`)."""
-_MULTI_VALID: dict[tuple[Any, ...], bool] = {}
-"""Whether a generated multi-group MELD or TAKE_PILE is legal, by everything that decides it
-(see :meth:`CanastaState._multi_key`)."""
+_SINGLES: dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]] = {}
+"""The legal one-group MELDs of a rank, as ``(n, t, j)`` (:func:`_option_shapes`), by
+everything that decides them (see :meth:`CanastaState._meld_candidates`)."""
+_WILD_SINGLES: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
+"""The legal one-group WILD MELDs, as ``(t, j)`` (2s, jokers), by everything that decides them."""
+_COMBO_VALID: dict[tuple[Any, ...], bool] = {}
+"""Whether a generated multi-group MELD or TAKE_PILE is legal, by its shape and everything
+else that decides it (see :meth:`CanastaState._combo_actions`)."""
 _MEMO_CAP = 1 << 17
 _RANK_CLASS = {k: rank_value(k) for k in NATURAL_RANKS}
 """Natural ranks by value: the validity of a meld depends on its rank only through it."""
@@ -124,15 +128,6 @@ def _action(kind: str, groups: tuple[Group, ...]) -> CanastaAction:
             _ACTIONS.clear()
         a = _ACTIONS[key] = _make(kind, groups)
     return a
-
-
-@lru_cache(maxsize=1 << 15)
-def _rank_melds(key: str, nat: tuple[str, ...], twos: tuple[str, ...], jokers: int, old_n: int, old_w: int,
-                n_min: int, ratio: bool) -> tuple[tuple[CanastaAction, ...], tuple[tuple[str, ...], ...]]:
-    """The one-group MELD actions of rank ``key`` from these cards, and the options
-    (:func:`_options`) they were made of."""
-    opts = _options(nat, twos, jokers, old_n, old_w, n_min, 0, False, ratio)
-    return tuple([_action("meld", ((key, opt),)) for opt in opts]), opts
 
 
 _Context = tuple[int, int, dict[str, tuple[int, int]]]
@@ -755,17 +750,7 @@ class CanastaState(State):
         else:
             hand = self.hands[seat]
             out = [DISCARDS.get(c) or _keyed(CanastaAction("discard", (), c)) for c in hand]
-            ctx = self._listing_context(seat)
-            problem = self._group_problem
-            checked, others = self._meld_candidates(ctx)
-            if others:
-                r = self.rules
-                side = self.side_of[seat]
-                mbase = ("meld", min(ctx[1], r.canastas_to_go_out), self.opened[side], self.requirement[side],
-                         r.ratio, r.substituted, r.wild_meld_allowed, r.canastas_to_go_out, r.canasta_meets_opening)
-                multi = self._multi_ok
-                checked = checked + [a for a in others if multi(seat, a.groups, False, ctx, mbase, 0)]
-            out.extend(dict.fromkeys(checked))
+            out.extend(dict.fromkeys(self._meld_candidates(self._listing_context(seat))))
         # out holds no duplicates: distinct discards, melds and pickups deduplicated
         out.sort(key=_SORT_KEY)
         return list[Action](out)
@@ -792,165 +777,266 @@ class CanastaState(State):
                     lst.append(c)
         return nat, twos, jokers, b3
 
-    def _single_options(self, key: str, nat: list[str], twos: list[str], jokers: int, existing: list[str] | None,
-                        n_min: int, extra_nat: int = 0, allow_empty: bool = False) -> list[tuple[str, ...]]:
-        old_w = sum(1 for c in existing if is_wild(c)) if existing else 0
-        old_n = (len(existing) if existing else 0) - old_w
-        return list(_options(tuple(nat), tuple(twos), jokers, old_n, old_w, n_min, extra_nat, allow_empty,
-                             self.rules.ratio))
+    def _valid_one(self, seat: int, key: str, opt: tuple[str, ...], twos: int, jokers: int,
+                   stat: tuple[int, int] | None, left: int, vbase: tuple[Any, ...], take: bool, ctx: _Context) -> bool:
+        """Whether the generated one-group MELD (or TAKE_PILE, ``take``) ``key: opt`` is legal,
+        memoized (``_VALID``) on what decides it: the key (``WILD``, or a natural rank's value),
+        the group's numbers of cards, 2s (``twos``) and jokers, the side's meld of that key
+        (``stat``), whether 0, 1 or more cards stay in hand (``left``, at most 2) and ``vbase``
+        (the side's canastas up to the number needed to go out, opened, requirement, the
+        rules; for a pickup also the pile's frozenness for the side). The naturals of one
+        rank are alike, and so are the 2s; the value comes from :meth:`_group_problem`."""
+        vkey = (_RANK_CLASS.get(key, key), len(opt), twos, jokers, stat, left, vbase)
+        ok = _VALID.get(vkey)
+        if ok is None:
+            if len(_VALID) >= _MEMO_CAP:
+                _VALID.clear()
+            ok = _VALID[vkey] = self._group_problem(seat, ((key, opt),), take, ctx) is None
+        return ok
 
-    def _combos(self, nat: dict[str, list[str]], twos: list[str], jokers: int, b3: list[str], side: int,
-                exclude: str, base_groups: list[Group]) -> list[tuple[Group, ...]]:
-        """Multi-group candidates: subsets of ranks melded with all their naturals."""
+    def _combo_actions(self, kind: str, nat: dict[str, list[str]], twos: list[str], jokers: int, b3: list[str],
+                       side: int, exclude: str, bases: list[Group], ctx: _Context, vbase: tuple[Any, ...],
+                       gain: int, out: list[CanastaAction]) -> None:
+        """Append the legal multi-group candidates of ``kind`` to ``out``: subsets of ranks
+        melded with all their naturals (a new meld of two naturals gets a 2, else a joker),
+        each as it is and with the remaining wild cards added where the limits allow
+        (largest meld first, jokers first) plus a WILD group of the wild cards left and,
+        with three or more black threes, the latter also with a BLACK3 group.
+
+        Whether a candidate is legal is memoized (``_COMBO_VALID``) on its shape, before
+        its cards are gathered: every group holds only cards of the hand that fit its key,
+        and cards of one kind are alike in value and in the rules, so
+        :meth:`_group_problem` decides by each group's key, numbers of cards, 2s and jokers
+        and the side's meld of that key, by whether 0, 1 or more cards stay in hand
+        (``gain``: the cards a pickup brings) and by ``vbase`` (see :meth:`_valid_one`;
+        for a pickup also the top card's rank). The second variant, with no wild card left to
+        add and no black threes to meld, is the first again, so it is not generated twice.
+        """
         r = self.rules
+        seat = self.current
         melds = self.melds[side]
-        ranks = [k for k in NATURAL_RANKS if k != exclude and (len(nat.get(k, ())) >= 2 or (k in melds and nat.get(k)))]
-        ranks.sort(key=lambda k: -len(nat[k]))
+        hand_size, _canastas, stats = ctx
+        dec: list[tuple[int, int, str]] = []
+        i = 0
+        for k in NATURAL_RANKS:
+            if k != exclude:
+                cs = nat.get(k)
+                if cs is not None and (len(cs) >= 2 or k in melds):
+                    dec.append((-len(cs), i, k))
+            i += 1
+        dec.sort()
+        ranks = [d[2] for d in dec]
+        sizes: list[int]
         if self.opened[side]:
             sizes = [len(ranks)] if ranks else []
         else:
             ranks = ranks[:5]
-            sizes = list(range(1 if base_groups else 2, len(ranks) + 1))
-        used_twos = sum(1 for _, cs in base_groups for c in cs if c[0] == "2")
-        used_jk = sum(1 for _, cs in base_groups for c in cs if c == "JK")
-        out: list[tuple[Group, ...]] = []
+            sizes = list(range(1 if bases else 2, len(ranks) + 1))
+        if not sizes:
+            return
+        used_twos = 0
+        used_jk = 0
+        bused = 0
+        bshape: list[tuple[str, int, int, int, tuple[int, int] | None]] = []
+        for bk, bcs in bases:
+            b2 = 0
+            bj = 0
+            for c in bcs:
+                if c == "JK":
+                    bj += 1
+                elif c[0] == "2":
+                    b2 += 1
+            used_twos += b2
+            used_jk += bj
+            bused += len(bcs)
+            bshape.append((bk, len(bcs), b2, bj, stats.get(bk)))
+        ntw = len(twos)
+        nb3 = len(b3)
+        ratio = r.ratio
+        wild_allowed = r.wild_meld_allowed
+        wstat = stats.get("WILD")
+        b3stat = stats.get("BLACK3")
+        take = kind == "take"
+        memo = _COMBO_VALID
         for size in sizes:
             for subset in combinations(ranks, size):
+                ti = used_twos
+                jk = jokers - used_jk
+                cards_l: list[list[str]] = []
+                n2_l: list[int] = []
+                nj_l: list[int] = []
+                ok = True
+                for k in subset:
+                    cl = list(nat[k])
+                    t2 = 0
+                    tj = 0
+                    if k not in melds and len(cl) == 2:
+                        if ti < ntw:
+                            cl.append(twos[ti])
+                            ti += 1
+                            t2 = 1
+                        elif jk:
+                            jk -= 1
+                            cl.append("JK")
+                            tj = 1
+                        else:
+                            ok = False
+                            break
+                    cards_l.append(cl)
+                    n2_l.append(t2)
+                    nj_l.append(tj)
+                if not ok:
+                    continue
                 for greedy in (False, True):
-                    tw = list(twos[used_twos:])
-                    jk = jokers - used_jk
-                    groups = list(base_groups)
-                    ok = True
-                    for k in subset:
-                        cards = list(nat[k])
-                        old = melds.get(k)
-                        if not old and len(cards) == 2:
-                            if tw:
-                                cards.append(tw.pop(0))
-                            elif jk:
-                                jk -= 1
-                                cards.append("JK")
-                            else:
-                                ok = False
-                                break
-                        groups.append((k, tuple(cards)))
-                    if not ok:
-                        continue
                     if greedy:
-                        # Add the remaining wild cards where the limits allow, largest meld first.
-                        order = sorted(range(len(base_groups), len(groups)), key=lambda i: -len(groups[i][1]))
-                        for i in order:
-                            k, gcards = groups[i]
-                            prior = melds.get(k) or []
-                            cl = list(gcards)
-                            while tw or jk:
-                                w = sum(1 for c in cl if c in WILDS) + sum(1 for c in prior if c in WILDS)
-                                nn = len(cl) + len(prior) - w
+                        if ti >= ntw and not jk and nb3 < 3:
+                            break  # nothing to add: the plain candidate again
+                        order = sorted([(-len(cl), gi) for gi, cl in enumerate(cards_l)])
+                        for _neg, gi in order:
+                            st = stats.get(subset[gi])
+                            prior_len = st[0] if st is not None else 0
+                            prior_w = st[1] if st is not None else 0
+                            cl = cards_l[gi]
+                            while ti < ntw or jk:
+                                w = n2_l[gi] + nj_l[gi] + prior_w
+                                nn = len(cl) + prior_len - w
                                 if not _wild_ok(r, nn, w + 1):
                                     break
                                 if jk:
                                     jk -= 1
                                     cl.append("JK")
+                                    nj_l[gi] += 1
                                 else:
-                                    cl.append(tw.pop(0))
-                            groups[i] = (k, tuple(cl))
-                        if r.wild_meld_allowed and (jk + len(tw) >= 3 or ("WILD" in melds and jk + len(tw) > 0)):
-                            groups.append(("WILD", tuple(tw) + ("JK",) * jk))
-                        if len(b3) >= 3:
-                            out.append(tuple(groups))
-                            groups.append(("BLACK3", tuple(b3)))
-                    out.append(tuple(groups))
-        return out
+                                    cl.append(twos[ti])
+                                    ti += 1
+                                    n2_l[gi] += 1
+                    shape = list(bshape)
+                    nused = bused
+                    for gi in range(len(cards_l)):
+                        k = subset[gi]
+                        nc = len(cards_l[gi])
+                        shape.append((k, nc, n2_l[gi], nj_l[gi], stats.get(k)))
+                        nused += nc
+                    rem = ntw - ti
+                    # the greedy variant only: a WILD group of the wild cards left, and the
+                    # same with a BLACK3 group
+                    wild_group = greedy and wild_allowed and (jk + rem >= 3 or (wstat is not None and jk + rem > 0))
+                    if wild_group:
+                        shape.append(("WILD", rem + jk, rem, jk, wstat))
+                        nused += rem + jk
+                    for with_b3 in (False, True):
+                        if with_b3:
+                            if not greedy or nb3 < 3:
+                                break
+                            shape.append(("BLACK3", nb3, 0, 0, b3stat))
+                            nused += nb3
+                        mkey = (vbase, min(hand_size - nused + gain, 2), tuple(shape))
+                        valid = memo.get(mkey)
+                        groups: tuple[Group, ...] | None = None
+                        if valid is None:
+                            groups = self._combo_groups(bases, subset, cards_l, twos, ti, jk, wild_group,
+                                                        b3 if with_b3 else None)
+                            if len(memo) >= _MEMO_CAP:
+                                memo.clear()
+                            valid = memo[mkey] = self._group_problem(seat, groups, take, ctx) is None
+                        if valid:
+                            if groups is None:
+                                groups = self._combo_groups(bases, subset, cards_l, twos, ti, jk, wild_group,
+                                                            b3 if with_b3 else None)
+                            out.append(_action(kind, groups))
 
-    def _meld_candidates(self, ctx: _Context | None = None) -> tuple[list[CanastaAction], list[CanastaAction]]:
-        """MELD candidates: (one-group melds already checked legal, other candidates unchecked).
+    @staticmethod
+    def _combo_groups(bases: list[Group], subset: tuple[str, ...], cards_l: list[list[str]], twos: list[str],
+                      ti: int, jk: int, wild_group: bool, b3: list[str] | None) -> tuple[Group, ...]:
+        """The groups of a candidate of :meth:`_combo_actions`."""
+        groups = list(bases)
+        for gi in range(len(cards_l)):
+            groups.append((subset[gi], tuple(cards_l[gi])))
+        if wild_group:
+            groups.append(("WILD", tuple(twos[ti:]) + ("JK",) * jk))
+        if b3 is not None:
+            groups.append(("BLACK3", tuple(b3)))
+        return tuple(groups)
 
-        A one-group meld generated here uses only cards of the hand, and its naturals
-        are of its key's rank, so whether :meth:`_group_problem` accepts it is decided by
-        its key (``WILD``, or a natural rank's value), its numbers of cards, 2s and
-        jokers (cards of one kind are alike in value and in the rules), the side's meld
-        of that key (cards, wild cards), whether 0, 1 or more cards stay in hand, the
-        side's canastas (up to the number needed to go out), whether it has opened, its
-        requirement and the rules: those are the key of the memo ``_VALID``, whose
-        values come from :meth:`_group_problem` itself.
+    def _meld_candidates(self, ctx: _Context) -> list[CanastaAction]:
+        """Every listed legal MELD action of the current player (a combination may repeat a
+        one-group meld; the caller deduplicates).
+
+        One-group melds of a rank are made from the first ``n`` naturals of the rank, the
+        first ``t`` 2s and ``j`` jokers (:func:`_option_shapes`); which of them are legal
+        depends on the cards only through their numbers (see :meth:`_valid_one`), so the
+        legal ``(n, t, j)`` are memoized (``_SINGLES``) on those numbers, and only legal
+        melds are made into actions.
         """
         seat = self.current
         side = self.side_of[seat]
         melds = self.melds[side]
         nat, twos, jokers, b3 = self._pool(seat)
-        if ctx is None:
-            ctx = self._listing_context(seat)
         r = self.rules
         hand_size, canastas, stats = ctx
         # only whether 0, 1 or 2+ cards stay in hand matters, and canastas up to the number
         # needed to go out (one-group melds make at most one more)
         base = (min(canastas, r.canastas_to_go_out), self.opened[side], self.requirement[side], r.ratio,
                 r.substituted, r.wild_meld_allowed, r.canastas_to_go_out, r.canasta_meets_opening)
-        valid = _VALID
-        problem = self._group_problem
-        checked: list[CanastaAction] = []
-
-        def single(k: str, opt: tuple[str, ...]) -> None:
-            groups = ((k, opt),)
-            n = len(opt)
-            # the naturals of one rank are alike, and so are the 2s: counts decide, and of
-            # the rank only its value (face, and substituted for wild cards)
-            vkey = (_RANK_CLASS.get(k, k), n, sum(1 for c in opt if c[0] == "2"), opt.count("JK"),
-                    stats.get(k), min(hand_size - n, 2), base)
-            ok = valid.get(vkey)
-            if ok is None:
-                if len(valid) >= _MEMO_CAP:
-                    valid.clear()
-                ok = valid[vkey] = problem(seat, groups, False, ctx) is None
-            if ok:
-                checked.append(_action("meld", groups))
-
+        out: list[CanastaAction] = []
+        ntw = len(twos)
         tw = tuple(twos)
-        # One-group melds of a rank: the options (and their actions) are memoized on the
-        # cards that make them (_rank_melds); which of them are legal depends on the cards
-        # only through their numbers (see above), so it is memoized as a mask on those
-        # (the options' order depends on the same numbers).
-        tw3 = tw[:3]
+        t3 = min(ntw, 3)
         j3 = min(jokers, 3)
-        masks = _MELD_MASKS
         ratio = r.ratio
+        singles = _SINGLES
         for k in NATURAL_RANKS:
             cards = nat.get(k)
-            old = melds.get(k)
-            if old is None and (cards is None or len(cards) < 2):
-                continue
-            if old is not None and not (cards or twos or jokers):
-                continue
-            ncards = tuple(cards) if cards else ()
             stat = stats.get(k)
             if stat is None:
-                acts, shapes = _rank_melds(k, ncards, tw3, j3, 0, 0, 2, ratio)
-            else:
-                acts, shapes = _rank_melds(k, ncards, tw3, j3, stat[0] - stat[1], stat[1], 0, ratio)
-            mkey = (_RANK_CLASS[k], len(ncards), len(tw3), j3, stat, min(hand_size, len(ncards) + 5), base)
-            mask = masks.get(mkey)
-            if mask is None:
-                start = len(checked)
-                for opt in shapes:
-                    single(k, opt)
-                got = set(checked[start:])
-                mask = tuple([a in got for a in acts])
-                if len(masks) >= _MEMO_CAP:
-                    masks.clear()
-                masks[mkey] = mask
-            else:
-                checked.extend(compress(acts, mask))
-        if r.wild_meld_allowed and jokers + len(twos) >= (1 if "WILD" in melds else 3):
-            lo = 1 if "WILD" in melds else 3
-            for j in range(0, jokers + 1):
-                for t in range(0, len(twos) + 1):
-                    if lo <= j + t <= 7 or (j == jokers and t == len(twos) and j + t >= lo):
-                        single("WILD", tw[:t] + ("JK",) * j)
-        others: list[CanastaAction] = []
-        for groups in self._combos(nat, twos, jokers, b3, side, "", []):
-            if groups:
-                others.append(_action("meld", groups))
-        return checked, others
+                if cards is None or len(cards) < 2:
+                    continue
+            elif not (cards or ntw or jokers):
+                continue
+            ncards = tuple(cards) if cards else ()
+            nn = len(ncards)
+            mkey = (_RANK_CLASS[k], nn, t3, j3, stat, min(hand_size, nn + 5), base)
+            shapes = singles.get(mkey)
+            if shapes is None:
+                if stat is None:
+                    opts = _option_shapes(nn, t3, j3, 0, 0, 2, 0, False, ratio)
+                else:
+                    opts = _option_shapes(nn, t3, j3, stat[0] - stat[1], stat[1], 0, 0, False, ratio)
+                keep: list[tuple[int, int, int]] = []
+                for shp in opts:
+                    n, t, j = shp
+                    opt = ncards[:n] + tw[:t] + ("JK",) * j
+                    if self._valid_one(seat, k, opt, t, j, stat, min(hand_size - n - t - j, 2), base, False, ctx):
+                        keep.append(shp)
+                shapes = tuple(keep)
+                if len(singles) >= _MEMO_CAP:
+                    singles.clear()
+                singles[mkey] = shapes
+            for n, t, j in shapes:
+                out.append(_action("meld", ((k, ncards[:n] + tw[:t] + ("JK",) * j),)))
+        if r.wild_meld_allowed:
+            wstat = stats.get("WILD")
+            lo = 1 if wstat is not None else 3
+            if jokers + ntw >= lo:
+                wkey = (ntw, jokers, wstat, min(hand_size - jokers - ntw, 2), base)
+                wshapes = _WILD_SINGLES.get(wkey)
+                if wshapes is None:
+                    wkeep: list[tuple[int, int]] = []
+                    for j in range(0, jokers + 1):
+                        for t in range(0, ntw + 1):
+                            if lo <= j + t <= 7 or (j == jokers and t == ntw and j + t >= lo):
+                                if self._valid_one(seat, "WILD", tw[:t] + ("JK",) * j, t, j, wstat,
+                                                   min(hand_size - t - j, 2), base, False, ctx):
+                                    wkeep.append((t, j))
+                    wshapes = tuple(wkeep)
+                    if len(_WILD_SINGLES) >= _MEMO_CAP:
+                        _WILD_SINGLES.clear()
+                    _WILD_SINGLES[wkey] = wshapes
+                for t, j in wshapes:
+                    out.append(_action("meld", (("WILD", tw[:t] + ("JK",) * j),)))
+        mbase = ("meld",) + base
+        self._combo_actions("meld", nat, twos, jokers, b3, side, "", [], ctx, mbase, 0, out)
+        return out
 
     def _take_candidates(self) -> list[CanastaAction]:
         """Every listed legal TAKE_PILE action of the current player (possibly none)."""
@@ -962,74 +1048,49 @@ class CanastaState(State):
         seat = self.current
         side = self.side_of[seat]
         rank = top[0]
+        r = self.rules
+        frozen_for = self._frozen_for(side)
+        hand = self.hands[seat]
+        # Every pickup needs two naturals of the top card's rank from the hand when the pile
+        # is frozen for the side, and otherwise two, or a meld of the rank, or (where allowed)
+        # one and a wild card (rule 9.3; _group_problem): without them there is none.
+        have = hand.get(rank + "C", 0) + hand.get(rank + "D", 0) + hand.get(rank + "H", 0) + hand.get(rank + "S", 0)
+        if have < 2:
+            if frozen_for:
+                return []
+            if rank not in self.melds[side] and not (
+                    r.natural_plus_wild_pickup and have >= 1
+                    and (hand.get("JK", 0) or hand.get("2C", 0) or hand.get("2D", 0) or hand.get("2H", 0)
+                         or hand.get("2S", 0))):
+                return []
         nat, twos, jokers, b3 = self._pool(seat)
         cards = nat.get(rank, [])
-        old = self.melds[side].get(rank)
-        cands: list[CanastaAction] = []
-        singles = self._single_options(rank, cards, twos, jokers, old, 0, extra_nat=1, allow_empty=True)
-        for opt in singles:
-            cands.append(_action("take", ((rank, opt),)))
-        if not self.opened[side] and len(cards) >= 2:
-            bases = [(rank, tuple(cards))]
-            for j in range(1, min(jokers, 3) + 1):
-                bases.append((rank, tuple(cards) + ("JK",) * j))
-            for base in bases:
-                for groups in self._combos(nat, twos, jokers, b3, side, rank, [base]):
-                    cands.append(_action("take", groups))
-        out = []
         ctx = self._listing_context(seat)
-        problem = self._group_problem
-        # One-group pickups are memoized like one-group melds (see _meld_candidates), with
-        # what a pickup adds: the top card is of the group's rank, whether the pile is
-        # frozen for the side, and the cards the pile brings into the hand.
-        r = self.rules
+        # One-group pickups are checked like one-group melds (see _valid_one), with what a
+        # pickup adds: the top card is of the group's rank, whether the pile is frozen for
+        # the side, and the cards the pile brings into the hand.
         hand_size, canastas, stats = ctx
         gain = len(self.pile) - 1 - self.pile_red3
-        tbase = ("take", self._frozen_for(side), r.natural_plus_wild_pickup, min(canastas, r.canastas_to_go_out),
-                self.opened[side], self.requirement[side], r.ratio, r.substituted, r.canastas_to_go_out,
-                r.canasta_meets_opening)
-        valid = _VALID
-        for a in dict.fromkeys(cands):
-            groups = a.groups
-            if len(groups) == 1:
-                k, opt = groups[0]
-                n = len(opt)
-                vkey = (_RANK_CLASS[k], n, sum(1 for c in opt if c[0] == "2"), opt.count("JK"), stats.get(k),
-                        min(hand_size - n + gain, 2), tbase)
-                ok = valid.get(vkey)
-                if ok is None:
-                    if len(valid) >= _MEMO_CAP:
-                        valid.clear()
-                    ok = valid[vkey] = problem(seat, groups, True, ctx) is None
-                if ok:
-                    out.append(a)
-            elif self._multi_ok(seat, groups, True, ctx, tbase + (r.wild_meld_allowed, rank), gain):
-                out.append(a)
-        return out
-
-    def _multi_ok(self, seat: int, groups: tuple[Group, ...], take: bool, ctx: _Context,
-                  base: tuple[Any, ...], gain: int) -> bool:
-        """Whether a generated multi-group MELD (or TAKE_PILE, ``take``) is legal, memoized.
-
-        A generated group holds only cards of the hand (naturals of its key's rank, 2s,
-        jokers, black threes), all fit its key, and cards of one kind are alike in value
-        and in the rules; so :meth:`_group_problem` decides by each group's key, numbers
-        of cards, 2s and jokers and the side's meld of that key, by whether 0, 1 or more
-        cards stay in hand (``gain``: the cards a pickup brings), and by ``base`` (the
-        side's canastas up to the number needed to go out, opened, requirement, the rules;
-        for a pickup also the pile's frozenness for the side and the top card's rank).
-        """
-        stats = ctx[2]
-        shape = tuple([(k, len(cs), sum(1 for c in cs if c[0] == "2"), cs.count("JK"), stats.get(k))
-                       for k, cs in groups])
-        nused = sum([len(cs) for _k, cs in groups])
-        key = (shape, min(ctx[0] - nused + gain, 2), base)
-        ok = _MULTI_VALID.get(key)
-        if ok is None:
-            if len(_MULTI_VALID) >= _MEMO_CAP:
-                _MULTI_VALID.clear()
-            ok = _MULTI_VALID[key] = self._group_problem(seat, groups, take, ctx) is None
-        return ok
+        tbase = ("take", frozen_for, r.natural_plus_wild_pickup, min(canastas, r.canastas_to_go_out),
+                 self.opened[side], self.requirement[side], r.ratio, r.substituted, r.canastas_to_go_out,
+                 r.canasta_meets_opening)
+        stat = stats.get(rank)
+        old_n = stat[0] - stat[1] if stat is not None else 0
+        old_w = stat[1] if stat is not None else 0
+        ncards = tuple(cards)
+        tw = tuple(twos)
+        out: list[CanastaAction] = []
+        for n, t, j in _option_shapes(len(ncards), min(len(tw), 3), min(jokers, 3), old_n, old_w, 0, 1, True,
+                                      r.ratio):
+            opt = ncards[:n] + tw[:t] + ("JK",) * j
+            if self._valid_one(seat, rank, opt, t, j, stat, min(hand_size - n - t - j + gain, 2), tbase, True, ctx):
+                out.append(_action("take", ((rank, opt),)))
+        if not self.opened[side] and len(ncards) >= 2:
+            cbase = tbase + (r.wild_meld_allowed, rank)
+            for jj in range(0, min(jokers, 3) + 1):
+                self._combo_actions("take", nat, twos, jokers, b3, side, rank, [(rank, ncards + ("JK",) * jj)],
+                                    ctx, cbase, gain, out)
+        return list(dict.fromkeys(out)) if len(out) > 1 else out
 
     # ------------------------------------------------------------------ observation
     def observation(self, seat: int) -> CanastaObservation:

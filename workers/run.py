@@ -56,11 +56,17 @@ def _die_with_parent() -> None:
 
 
 def _conductor_loop(store_url: str, redis_url: str, stop: threading.Event) -> None:
+    from arena.ratings import records  # noqa: F401 - numpy/scipy: the rating history at finalize
+    from arena.tournaments import history  # noqa: F401
     from arena.tournaments.conductor import Conductor
     from arena.tournaments.executors import open_store
+    from arena.tournaments.rounds import format_names
     from workers.celery import make_app
     from workers.dispatch import CeleryDispatcher
 
+    # loaded now, not in the first pass that finds a tournament (a second of CPU
+    # taken from the matches then)
+    format_names()
     store: Any = None
     while store is None and not stop.is_set():
         try:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import math
 import os
 import threading
 import time
@@ -50,9 +51,14 @@ TARGET_BATCH_SECONDS = 1.0
 """A task leases about this much play at a time (from the duration of its last
 batch), at most :data:`MAX_BATCH` matches: the tail of a tournament is uneven by at
 most about this long across workers, and short matches cost one lease round trip
-per batch instead of one each."""
+per batch instead of one each (and near the end :data:`GUIDED_SHARE` makes them smaller)."""
 
 MAX_BATCH = 16
+
+GUIDED_SHARE = 4
+"""A task leases at most ``1 / GUIDED_SHARE`` of what is left (guided self-scheduling):
+batches shrink near a tournament's end, so the last matches spread over the workers
+instead of one batch finishing alone."""
 
 _stores: dict[tuple[int, str], Any] = {}
 _lock = threading.Lock()
@@ -88,6 +94,8 @@ def warm_up(store_url: str | None) -> None:
     from arena.games import get_game, list_games
     from arena.tournaments import conductor, history, rounds, runner  # noqa: F401 - SPRT, finalize
     from arena.ratings import records  # noqa: F401 - numpy/scipy, for the rating history at finalize
+
+    rounds.format_names()  # the format modules, which every task's conductor pass reads
 
     for name in list_games():
         try:
@@ -148,6 +156,10 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
             if stop is not None and stop():
                 break
             limit = batch
+            if limit > 1:  # guided: near the end, smaller batches, so the workers end together
+                left = with_store_retries(lambda: store.leasable_count(tournament_id), seconds=retry,
+                                          what="count")
+                limit = max(1, min(limit, math.ceil(left / GUIDED_SHARE)))
             specs = with_store_retries(lambda: store.lease_next(tournament_id, owner,
                                                                  settings.lease_seconds, limit),
                                        seconds=retry, what="lease")

@@ -47,8 +47,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, cast
 
-from sqlalchemy import (Engine, Table, and_, bindparam, exists, func, literal, literal_column, or_,
+from sqlalchemy import (JSON, Engine, Table, and_, bindparam, exists, func, literal, literal_column, or_,
                         select, update)
+from sqlalchemy import cast as sa_cast
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -235,6 +236,21 @@ def _hot(conn: Connection) -> _Hot:
     if hot is None:
         hot = _HOT[name] = _Hot(name)
     return hot
+
+
+
+def _without_actions(conn: Connection, column: Any) -> Any:
+    """``column`` (a stored record) without its ``actions`` and ``decks``, removed
+    by the database where it can (SQLite's ``json_remove``, PostgreSQL's ``jsonb -``):
+    they are most of a record's bytes, and decoding them most of the cost of reading
+    results only."""
+    name = conn.dialect.name
+    if name == "sqlite":
+        return func.json_remove(column, "$.actions", "$.decks", type_=JSON)
+    if name == "postgresql":
+        stripped = sa_cast(column, postgresql.JSONB).op("-")("actions").op("-")("decks")
+        return sa_cast(stripped, JSON)
+    return column
 
 
 class Store:
@@ -828,11 +844,12 @@ class Store:
         last = ""
         while True:
             with self._read() as conn:
-                rows = conn.execute(select(r.match_id, r.record)
+                column = r.record if actions else _without_actions(conn, r.record)
+                rows = conn.execute(select(r.match_id, column)
                                     .where(r.tournament_id == tournament_id, r.match_id > last)
                                     .order_by(r.match_id).limit(batch)).all()
             for row in rows:
-                data = row.record if actions else {**row.record, "actions": [], "decks": []}
+                data = row[1] if actions else {**row[1], "actions": [], "decks": []}
                 yield MatchRecord.from_dict(data)
             if len(rows) < batch:
                 return
@@ -873,6 +890,15 @@ class Store:
         with self._read() as conn:
             rows = conn.execute(stmt.order_by(x.match_id, x.seat)).all()
         return [SeatResult(*r) for r in rows]
+
+    def rulesets(self, tournament_id: str | None = None) -> list[str]:
+        """The distinct rulesets of the stored results (of one tournament), sorted."""
+        x = ResultRow
+        stmt = select(x.ruleset).distinct()
+        if tournament_id is not None:
+            stmt = stmt.where(x.tournament_id == tournament_id)
+        with self._read() as conn:
+            return sorted(conn.execute(stmt).scalars())
 
     # -- ratings --------------------------------------------------------------
     def append_ratings(self, points: Iterable[RatingPoint]) -> int:

@@ -73,9 +73,9 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
 from arena.records.spec import MatchSpec
 
@@ -263,6 +263,29 @@ class PassReport:
     notes: list[str] = field(default_factory=list)
 
 
+class _StoredSpecs(Sequence[MatchSpec]):
+    """A tournament's stored specs, read from the store on first use."""
+
+    def __init__(self, store: Any, tournament_id: str) -> None:
+        self._store, self._tid = store, tournament_id
+        self._specs: list[MatchSpec] | None = None
+
+    def _all(self) -> list[MatchSpec]:
+        if self._specs is None:
+            self._specs = list(self._store.specs(self._tid))
+        return self._specs
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, i: int) -> MatchSpec: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[MatchSpec]: ...
+    def __getitem__(self, i: int | slice) -> MatchSpec | Sequence[MatchSpec]:
+        return self._all()[i]
+
+
 class Conductor:
     """One reconciliation mechanism for every executor (see the module docstring).
 
@@ -352,8 +375,9 @@ class Conductor:
         from arena.tournaments.rounds import TournamentView
 
         info = self.store.tournament(tid)
-        specs = self.store.specs(tid)
-        view = TournamentView(tid, config, info.round, specs)
+        # read only if the format looks (one-round formats never do: 1,200 specs
+        # decoded for nothing were a third of a finishing pass)
+        view = TournamentView(tid, config, info.round, _StoredSpecs(self.store, tid))
         nxt = fmt.next_round(view, self.store.records(tid))
         if not nxt:
             return None if nxt is None else []

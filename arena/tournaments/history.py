@@ -82,7 +82,7 @@ def elo_history(records: Sequence[MatchRecord]) -> dict[str, list[Any]]:
 def tournament_rulesets(store: Any, tournament_id: str) -> set[str]:
     """The rulesets of a tournament's stored results (read from the results table,
     without decoding the records)."""
-    return {r.ruleset for r in store.results(tournament_id=tournament_id)}
+    return set(store.rulesets(tournament_id))
 
 
 def refresh_rating_history(store: Any, rulesets: Iterable[str] | None = None) -> dict[str, int]:

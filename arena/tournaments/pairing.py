@@ -58,8 +58,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["Pairing", "Tables", "pair_two_sided", "group_tables", "objective", "table_objective",
            "EXACT_LIMIT", "WINDOW", "BYE"]
@@ -133,6 +135,9 @@ def _match(ranking: Sequence[str], scores: Mapping[str, float], met: Meetings,
         for pos, e in enumerate(ranking):
             if e in bye_ok:
                 edges.append((e, BYE, num(k - dist_unit * (pts[e] - low) ** 2 - (len(ranking) - 1 - pos))))
+    import networkx as nx  # here, not at import: loading it costs 0.3-0.7 s of CPU, and
+    # every format module is imported wherever a conductor runs, round robins included
+
     g: nx.Graph[str] = nx.Graph()
     g.add_nodes_from(ranking)
     g.add_weighted_edges_from(edges)

@@ -90,8 +90,10 @@ def test_refresh_replaces_and_rejects_foreign_points(tmp_path: Path) -> None:
     assert len(store.rating_history(ruleset, rater="elo")) == n
 
 
-def test_records_without_actions_carry_everything_else(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'arena.db'}"
+def test_records_without_actions_carry_everything_else(tmp_path: Path, db_url: str) -> None:
+    """The database strips actions and decks (SQLite's json_remove, PostgreSQL's
+    jsonb -): everything else comes back as stored."""
+    url = db_url
     _run(tmp_path, url, "light", 1, 2)
     store = open_store(url)
     full, light = list(store.records("light")), list(store.records("light", actions=False))

@@ -27,7 +27,7 @@ from arena.core.dealing import Dealer
 from arena.core.errors import IllegalActionError, InvalidActionError
 from arena.core.state import TERMINAL, Action, State
 
-from arena.games.canasta.actions import DECLINE, DISCARDS, DRAW, CanastaAction, Group
+from arena.games.canasta.actions import _CARD_ORDER, DECLINE, DISCARDS, DRAW, KIND_ORDER, CanastaAction, Group
 from arena.games.canasta.observation import CanastaObservation
 from arena.games.canasta.rules import (BLACK3, CANASTA_REQUIRED, KEY_ORDER, NATURAL_RANKS, NATURALS, RED3,
                                        VALUES, WILDS, Rules,
@@ -71,7 +71,6 @@ for _tok in standard_deck(1):
     _KIND[_tok] = 2 if _tok[0] == "2" else 3 if is_black3(_tok) else 4 if is_natural(_tok) else 0
 
 
-_make = CanastaAction._trusted
 _SORT_KEY = attrgetter("_key")
 """The listing's sort key: every listed action has its sort key set (see ``_trusted``)."""
 
@@ -101,8 +100,6 @@ def _option_shapes(nat: int, twos: int, jokers: int, old_n: int, old_w: int, n_m
     return tuple(out)
 
 
-_ACTIONS: dict[tuple[str, tuple[Group, ...]], CanastaAction] = {}
-"""Generated MELD and TAKE_PILE actions by kind and raw groups (immutable, so shared)."""
 _VALID: dict[tuple[Any, ...], bool] = {}
 """Whether a generated one-group MELD is legal, by everything that decides it (see
 :meth:`CanastaState._meld_candidates`)."""
@@ -119,15 +116,47 @@ _RANK_CLASS = {k: rank_value(k) for k in NATURAL_RANKS}
 """Natural ranks by value: the validity of a meld depends on its rank only through it."""
 
 
+_Part = tuple[int, int, tuple[int, ...]]
+_NORMAL: dict[Group, tuple[Group, _Part]] = {}
+"""A generated group's canonical form (cards in canonical order) and its part of the sort
+key, by the group as generated. Keys and values hold only strings and integers, so the
+garbage collector never has to visit them (a memo of the actions themselves would grow
+without bound in long runs, and every full collection would walk it)."""
+
+
+def _normal(group: Group) -> tuple[Group, _Part]:
+    got = _NORMAL.get(group)
+    if got is None:
+        key, cards = group
+        order = _CARD_ORDER
+        cs = tuple(sorted(cards, key=order.__getitem__))
+        got = ((key, cs), (KEY_ORDER[key], len(cs), tuple([order[c] for c in cs])))
+        if len(_NORMAL) >= _MEMO_CAP:
+            _NORMAL.clear()
+        _NORMAL[group] = got
+    return got
+
+
 def _action(kind: str, groups: tuple[Group, ...]) -> CanastaAction:
-    """The engine's action of ``kind`` and ``groups`` (memoized; equal to ``CanastaAction(kind, groups)``)."""
-    key = (kind, groups)
-    a = _ACTIONS.get(key)
-    if a is None:
-        if len(_ACTIONS) >= _MEMO_CAP:
-            _ACTIONS.clear()
-        a = _ACTIONS[key] = _make(kind, groups)
-    return a
+    """The engine's action of ``kind`` (``meld`` or ``take``) and ``groups`` (distinct keys):
+    equal to ``CanastaAction(kind, groups)``, normalized as ``CanastaAction._trusted`` does
+    (groups by key, cards in canonical order, the sort key set), from memoized groups."""
+    if len(groups) == 1:
+        g, part = _normal(groups[0])
+        ngroups: tuple[Group, ...] = (g,)
+        parts: tuple[_Part, ...] = (part,)
+    else:
+        normals = [_normal(g) for g in groups]
+        dec = [(normals[i][1][0], i) for i in range(len(normals))]
+        dec.sort()
+        ngroups = tuple([normals[i][0] for _k, i in dec])
+        parts = tuple([normals[i][1] for _k, i in dec])
+    obj = object.__new__(CanastaAction)
+    object.__setattr__(obj, "kind", kind)
+    object.__setattr__(obj, "groups", ngroups)
+    object.__setattr__(obj, "card", "")
+    object.__setattr__(obj, "_key", (KIND_ORDER[kind], -1, parts))
+    return obj
 
 
 _Context = tuple[int, int, dict[str, tuple[int, int]]]

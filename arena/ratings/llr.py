@@ -74,8 +74,10 @@ def _secular(a: NDArray[np.float64], p: NDArray[np.float64]) -> float:
     lo, hi = -1.0 / a.max(), -1.0 / a.min()
     if not a.min() < 0 < a.max():
         raise RatingError("target score outside the range of the observed values")
+    # just inside the poles, relatively: an absolute step vanishes beside a large
+    # -1/a (a target next to an observed value) and the end point divides by zero
     eps = 1e-9
-    return float(brentq(lambda x: float(np.sum(p * a / (1 + x * a))), lo + eps, hi - eps))
+    return float(brentq(lambda x: float(np.sum(p * a / (1 + x * a))), lo * (1 - eps), hi * (1 - eps)))
 
 
 def _mle_expected(values: NDArray[np.float64], p: NDArray[np.float64], s: float) -> NDArray[np.float64]:

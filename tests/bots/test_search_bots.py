@@ -208,3 +208,21 @@ def test_gate_keeps_the_first_candidate_unless_clearly_better() -> None:
     assert DeterminizedAgent("calypso")._clears_gate([0.1])  # gate 0: any advantage
     with pytest.raises(ValueError):
         make_bot("calypso", "pimc?gate=-1")
+
+
+def test_calypso_candidates_are_the_heuristics_best_cards() -> None:
+    """The calypso bot's width keeps the heuristic's highest-scored cards (its choice first),
+    not the lowest card ids."""
+    from arena.bots.calypso import CalypsoHeuristicAgent
+
+    state = _position("calypso", {}, 23)
+    seat = state.current_player()
+    obs, legal = state.observation(seat), state.legal_actions()
+    assert len(legal) > 3
+    heuristic = CalypsoHeuristicAgent()
+    ranked = heuristic.ranked(obs, legal)
+    assert sorted(ranked) == sorted(legal) and ranked[0] == heuristic.act(obs, legal)
+    scores = dict(heuristic._scores(obs, [int(a) for a in legal]))
+    assert all(scores[a] >= scores[b] - 1e-9 for a, b in zip(ranked[1:], ranked[2:]))
+    _, bot = _decide(state)
+    assert bot.last_candidates == ranked[:3]

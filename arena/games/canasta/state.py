@@ -825,29 +825,42 @@ class CanastaState(State):
 
     # ------------------------------------------------------------------ enumeration
     def _legal_actions(self) -> list[Action]:
+        # In the listing's order (CanastaAction.sort_key): DRAW, the pickups, DECLINE; the
+        # melds, then the discards in card order (the hand's distinct cards, already sorted).
         seat = self.current
         if self.phase is Phase.DRAW:
             out: list[CanastaAction] = []
             if self.stock_pos < len(self.deck):
                 out.append(DRAW)
+            takes = self._take_candidates()  # no duplicates
+            if takes:
+                takes.sort(key=_SORT_KEY)
+                out.extend(takes)
             if self.decline_allowed:
                 out.append(DECLINE)
-            out.extend(self._take_candidates())
-        else:
-            hand = self.hands[seat]
-            out = [DISCARDS.get(c) or _keyed(CanastaAction("discard", (), c)) for c in hand]
-            out.extend(dict.fromkeys(self._meld_candidates(self._listing_context(seat))))
-        # out holds no duplicates: distinct discards, melds and pickups deduplicated
+            return list[Action](out)
+        tokens = _sorted_tokens(self.hands[seat].elements())
+        out = list(dict.fromkeys(self._meld_candidates(self._listing_context(seat), False, tokens)))
         out.sort(key=_SORT_KEY)
+        prev = ""
+        for c in tokens:
+            if c != prev:
+                out.append(DISCARDS.get(c) or _keyed(CanastaAction("discard", (), c)))
+                prev = c
         return list[Action](out)
 
-    def _pool(self, seat: int) -> tuple[dict[str, list[str]], list[str], int, list[str]]:
+    def _pool(self, seat: int, tokens: list[str] | None = None
+              ) -> tuple[dict[str, list[str]], list[str], int, list[str]]:
+        """The hand of ``seat`` (``tokens``: its cards sorted, when the caller has them) by
+        kind, each in card order: naturals by rank, 2s, jokers (a number), black threes."""
+        if tokens is None:
+            tokens = _sorted_tokens(self.hands[seat].elements())
         nat: dict[str, list[str]] = {}
         twos: list[str] = []
         b3: list[str] = []
         jokers = 0
         kinds = _KIND
-        for c in _sorted_tokens(self.hands[seat].elements()):
+        for c in tokens:
             k = kinds.get(c, 0)
             if k == 1:
                 jokers += 1
@@ -1054,7 +1067,8 @@ class CanastaState(State):
             groups.append(("BLACK3", tuple(b3)))
         return tuple(groups)
 
-    def _meld_candidates(self, ctx: _Context, plain: bool = False) -> list[CanastaAction]:
+    def _meld_candidates(self, ctx: _Context, plain: bool = False, tokens: list[str] | None = None
+                         ) -> list[CanastaAction]:
         """Every listed legal MELD action of the current player (a combination may repeat a
         one-group meld; the caller deduplicates).
 
@@ -1067,7 +1081,7 @@ class CanastaState(State):
         seat = self.current
         side = self.side_of[seat]
         melds = self.melds[side]
-        nat, twos, jokers, b3 = self._pool(seat)
+        nat, twos, jokers, b3 = self._pool(seat, tokens)
         r = self.rules
         hand_size, canastas, stats = ctx
         # only whether 0, 1 or 2+ cards stay in hand matters, and canastas up to the number

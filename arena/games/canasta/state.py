@@ -197,6 +197,22 @@ def _group_info(key: str, cards: tuple[str, ...]
     return None, tuple(used.items()), wild, face, subst
 
 
+def _sorted_unique(actions: list[CanastaAction]) -> list[CanastaAction]:
+    """``actions`` in the listing's order without repeats (equal actions have equal sort
+    keys, and distinct ones distinct keys)."""
+    if len(actions) < 2:
+        return actions
+    actions.sort(key=_SORT_KEY)
+    out = [actions[0]]
+    prev = actions[0]._key
+    for a in actions:
+        key = a._key
+        if key != prev:
+            out.append(a)
+            prev = key
+    return out
+
+
 def _keyed(action: CanastaAction) -> CanastaAction:
     action.sort_key()
     return action
@@ -832,16 +848,12 @@ class CanastaState(State):
             out: list[CanastaAction] = []
             if self.stock_pos < len(self.deck):
                 out.append(DRAW)
-            takes = self._take_candidates()  # no duplicates
-            if takes:
-                takes.sort(key=_SORT_KEY)
-                out.extend(takes)
+            out.extend(self._take_candidates())
             if self.decline_allowed:
                 out.append(DECLINE)
             return list[Action](out)
         tokens = _sorted_tokens(self.hands[seat].elements())
-        out = list(dict.fromkeys(self._meld_candidates(self._listing_context(seat), False, tokens)))
-        out.sort(key=_SORT_KEY)
+        out = _sorted_unique(self._meld_candidates(self._listing_context(seat), False, tokens))
         prev = ""
         for c in tokens:
             if c != prev:
@@ -1149,7 +1161,8 @@ class CanastaState(State):
         return out
 
     def _take_candidates(self) -> list[CanastaAction]:
-        """Every listed legal TAKE_PILE action of the current player (possibly none)."""
+        """Every listed legal TAKE_PILE action of the current player (possibly none), in the
+        listing's order."""
         if not self.pile or self.black3_blocker >= 0:
             return []
         top = self.pile[-1]
@@ -1200,7 +1213,7 @@ class CanastaState(State):
             for jj in range(0, min(jokers, 3) + 1):
                 self._combo_actions("take", nat, twos, jokers, b3, side, rank, [(rank, ncards + ("JK",) * jj)],
                                     ctx, cbase, gain, out)
-        return list(dict.fromkeys(out)) if len(out) > 1 else out
+        return _sorted_unique(out)
 
     # ------------------------------------------------------------------ observation
     def observation(self, seat: int) -> CanastaObservation:

@@ -146,7 +146,7 @@ class CalypsoHeuristicAgent(Agent):
         order = sorted(range(len(scored)), key=lambda i: (-round(scored[i][1], 9), i))
         out = [scored[i][0] for i in order]
         first = self.act(observation, legal_actions)
-        out.remove(first)
+        out.remove(int(cast(int, first)))
         return [first, *out]
 
     def _scores(self, obs: Any, legal: list[int]) -> list[tuple[int, float]]:

@@ -41,13 +41,6 @@ def _dispatcher(redis_url: str, store: Any) -> CeleryDispatcher:
     return CeleryDispatcher(make_app(redis_url, store.url, VISIBILITY_TIMEOUT), store_url=store.url)
 
 
-# Serial (.ci/run runs it after the xdist run, in a plain pytest process): two conductor
-# passes (a worker's task and a conductor loop) can pair the same Swiss round at once, and
-# a late one sets the round back (seen in the workers' logs: "round 1 added" after
-# "round 2 added"); the Celery run then has other pairings or an extra round. Seen in 3
-# of 5 runs on an xdist worker, 0 of 6 in a plain process: a product bug to fix in the
-# conductor's round step, not here.
-@pytest.mark.serial
 def test_swiss_and_ladder_same_records_embedded_and_celery(tmp_path: Path, redis_server: RedisServer,
                                                            workers: list[Worker]) -> None:
     files = []

@@ -20,7 +20,7 @@ from enum import Enum
 from functools import lru_cache
 from itertools import combinations
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from arena.core.cards import sort_cards, standard_deck
 from arena.core.dealing import Dealer
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CanastaState", "CanastaObservation", "Phase"]
 
-_COMPILED = not __file__.endswith(".py")
+_COMPILED: Final = not __file__.endswith(".py")
 """Whether this module runs compiled (mypyc; see ``setup.py``): then ``clone()`` copies
 attribute by attribute (compiled instances have no ``__dict__`` to copy)."""
 
@@ -53,7 +53,7 @@ class Phase(str, Enum):
     OVER = "over"
 
 
-_TOKEN_ORDER = {tok: i for i, tok in enumerate(standard_deck(1, 1))}
+_TOKEN_ORDER: Final = {tok: i for i, tok in enumerate(standard_deck(1, 1))}
 
 
 def _sorted_tokens(cards: Iterable[str]) -> list[str]:
@@ -65,13 +65,38 @@ def _sorted_tokens(cards: Iterable[str]) -> list[str]:
         return sort_cards(cards)
 
 
-_KIND: dict[str, int] = {"JK": 1}
+_BY_ORDER: Final = list(_TOKEN_ORDER)
+"""The tokens in card order (the inverse of ``_TOKEN_ORDER``)."""
+
+
+def _hand_tokens(hand: Counter[str]) -> list[str]:
+    """``_sorted_tokens(hand.elements())``, sorting the distinct cards' positions (plain
+    integers) instead of every card by a key function."""
+    order = _TOKEN_ORDER
+    try:
+        positions = [order[c] for c in hand]
+    except KeyError:
+        return _sorted_tokens(hand.elements())
+    positions.sort()
+    by_order = _BY_ORDER
+    out: list[str] = []
+    for i in positions:
+        c = by_order[i]
+        k = hand[c]
+        if k == 1:
+            out.append(c)
+        elif k > 1:
+            out.extend([c] * k)
+    return out
+
+
+_KIND: Final[dict[str, int]] = {"JK": 1}
 """Card kinds for :meth:`CanastaState._pool`: 1 joker, 2 a two, 3 a black three, 4 a natural."""
 for _tok in standard_deck(1):
     _KIND[_tok] = 2 if _tok[0] == "2" else 3 if is_black3(_tok) else 4 if is_natural(_tok) else 0
 
 
-_SORT_KEY = attrgetter("_key")
+_SORT_KEY: Final = attrgetter("_key")
 """The listing's sort key: every listed action has its sort key set (see ``_trusted``)."""
 
 @lru_cache(maxsize=None)
@@ -100,24 +125,32 @@ def _option_shapes(nat: int, twos: int, jokers: int, old_n: int, old_w: int, n_m
     return tuple(out)
 
 
-_VALID: dict[tuple[Any, ...], bool] = {}
+_VALID: Final[dict[tuple[Any, ...], bool]] = {}
 """Whether a generated one-group MELD is legal, by everything that decides it (see
 :meth:`CanastaState._meld_candidates`)."""
-_SINGLES: dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]] = {}
+_SINGLES: Final[dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]] = {}
 """The legal one-group MELDs of a rank, as ``(n, t, j)`` (:func:`_option_shapes`), by
 everything that decides them (see :meth:`CanastaState._meld_candidates`)."""
-_WILD_SINGLES: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
+_WILD_SINGLES: Final[dict[tuple[Any, ...], tuple[tuple[int, int], ...]]] = {}
 """The legal one-group WILD MELDs, as ``(t, j)`` (2s, jokers), by everything that decides them."""
-_COMBO_VALID: dict[tuple[Any, ...], bool] = {}
+_COMBO_VALID: Final[dict[tuple[Any, ...], bool]] = {}
 """Whether a generated multi-group MELD or TAKE_PILE is legal, by its shape and everything
 else that decides it (see :meth:`CanastaState._combo_actions`)."""
-_MEMO_CAP = 1 << 17
-_RANK_CLASS = {k: rank_value(k) for k in NATURAL_RANKS}
+_MEMO_CAP: Final = 1 << 17
+# Imported constants the hot paths use, as final names of this module (a compiled module
+# reads those directly instead of looking them up in its namespace every time).
+_ACTION_TYPE: Final = CanastaAction
+_KIND_ORDER: Final = KIND_ORDER
+_KEY_ORDER: Final = KEY_ORDER
+_ORDER: Final = _CARD_ORDER
+_DISCARDS: Final = DISCARDS
+_CANASTA_REQUIRED: Final = CANASTA_REQUIRED
+_RANK_CLASS: Final = {k: rank_value(k) for k in NATURAL_RANKS}
 """Natural ranks by value: the validity of a meld depends on its rank only through it."""
 
 
 _Part = tuple[int, int, tuple[int, ...]]
-_NORMAL: dict[Group, tuple[Group, _Part]] = {}
+_NORMAL: Final[dict[Group, tuple[Group, _Part]]] = {}
 """A generated group's canonical form (cards in canonical order) and its part of the sort
 key, by the group as generated. Keys and values hold only strings and integers, so the
 garbage collector never has to visit them (a memo of the actions themselves would grow
@@ -128,9 +161,9 @@ def _normal(group: Group) -> tuple[Group, _Part]:
     got = _NORMAL.get(group)
     if got is None:
         key, cards = group
-        order = _CARD_ORDER
+        order = _ORDER
         cs = tuple(sorted(cards, key=order.__getitem__))
-        got = ((key, cs), (KEY_ORDER[key], len(cs), tuple([order[c] for c in cs])))
+        got = ((key, cs), (_KEY_ORDER[key], len(cs), tuple([order[c] for c in cs])))
         if len(_NORMAL) >= _MEMO_CAP:
             _NORMAL.clear()
         _NORMAL[group] = got
@@ -151,17 +184,17 @@ def _action(kind: str, groups: tuple[Group, ...]) -> CanastaAction:
         dec.sort()
         ngroups = tuple([normals[i][0] for _k, i in dec])
         parts = tuple([normals[i][1] for _k, i in dec])
-    obj = object.__new__(CanastaAction)
+    obj = object.__new__(_ACTION_TYPE)
     object.__setattr__(obj, "kind", kind)
     object.__setattr__(obj, "groups", ngroups)
     object.__setattr__(obj, "card", "")
-    object.__setattr__(obj, "_key", (KIND_ORDER[kind], -1, parts))
+    object.__setattr__(obj, "_key", (_KIND_ORDER[kind], -1, parts))
     return obj
 
 
 _Context = tuple[int, int, dict[str, tuple[int, int]]]
 """(cards in hand, canastas of the side, per meld key of the side: (cards, wild cards))."""
-_NO_MELD = (0, 0)
+_NO_MELD: Final = (0, 0)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -222,9 +255,9 @@ def _wild_ok(rules: Rules, nat: int, wild: int) -> bool:
     return wild <= 3 and (not rules.ratio or wild <= nat)
 
 
-_TWO_VALUE = VALUES["2C"]
-_JOKER_VALUE = VALUES["JK"]
-_BLACK3_VALUE = VALUES["3C"]
+_TWO_VALUE: Final = VALUES["2C"]
+_JOKER_VALUE: Final = VALUES["JK"]
+_BLACK3_VALUE: Final = VALUES["3C"]
 assert VALUES["3S"] == _BLACK3_VALUE and all(VALUES["2" + s] == _TWO_VALUE for s in "CDHS")
 
 
@@ -271,7 +304,7 @@ def _meld_ok(shape: list[tuple[str, int, int, int, tuple[int, int] | None]], han
         return False
     if not opened and not going_out:
         meets_by_canasta = r.canasta_meets_opening and new_canasta
-        if requirement == CANASTA_REQUIRED:
+        if requirement == _CANASTA_REQUIRED:
             if not meets_by_canasta:
                 return False
         elif value < requirement and not meets_by_canasta:
@@ -852,12 +885,12 @@ class CanastaState(State):
             if self.decline_allowed:
                 out.append(DECLINE)
             return list[Action](out)
-        tokens = _sorted_tokens(self.hands[seat].elements())
+        tokens = _hand_tokens(self.hands[seat])
         out = _sorted_unique(self._meld_candidates(self._listing_context(seat), False, tokens))
         prev = ""
         for c in tokens:
             if c != prev:
-                out.append(DISCARDS.get(c) or _keyed(CanastaAction("discard", (), c)))
+                out.append(_DISCARDS.get(c) or _keyed(CanastaAction("discard", (), c)))
                 prev = c
         return list[Action](out)
 
@@ -866,7 +899,7 @@ class CanastaState(State):
         """The hand of ``seat`` (``tokens``: its cards sorted, when the caller has them) by
         kind, each in card order: naturals by rank, 2s, jokers (a number), black threes."""
         if tokens is None:
-            tokens = _sorted_tokens(self.hands[seat].elements())
+            tokens = _hand_tokens(self.hands[seat])
         nat: dict[str, list[str]] = {}
         twos: list[str] = []
         b3: list[str] = []

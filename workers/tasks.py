@@ -5,11 +5,11 @@ conductor (:mod:`arena.tournaments.conductor`, through
 :class:`workers.dispatch.CeleryDispatcher`). It carries no match ids: it leases the
 tournament's playable matches from the store, about :data:`TARGET_BATCH_SECONDS` of
 play at a time (owner ``celery:<host>:<pid>``), renews its leases by heartbeat while
-it plays, and records each match exactly once, until nothing is left to lease or
-:data:`TARGET_WORK_SECONDS` have passed. A match that raises is marked ``failed``
+it plays, and records each match exactly once (a batch's records in one write
+transaction), until nothing is left to lease or :data:`TARGET_WORK_SECONDS` have passed. A match that raises is marked ``failed``
 (the conductor retries it with backoff, up to its attempts). Store errors are
-retried with backoff; a record that still cannot be written after two lease
-lengths leaves its lease to expire, and the match is offered again (it replays
+retried with backoff; records that still cannot be written after two lease
+lengths leave their leases to expire, and the match is offered again (it replays
 identically from its seed). A match the platform failed mid-way
 (:class:`arena.bots.base.RouteFailure`: the gateway or the route to a bot lost) is
 void: given back unplayed, not counted as an attempt, and replayed. When it stops, the task runs one conductor pass for
@@ -166,6 +166,7 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
             if not specs:
                 break
             began = time.monotonic()
+            finished: list[Any] = []  # written together after the batch: one transaction
             for spec in specs:
                 try:
                     if in_process(spec):
@@ -195,11 +196,16 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
                     with_store_retries(lambda: store.mark_failed(match_id, owner, errors[-1]),
                                        seconds=retry, what="mark failed")
                     continue
-                # a store outage is waited out for up to two leases; after that the
-                # lease expires and the match is offered again (and replays identically)
-                if with_store_retries(lambda: store.record_result(record), seconds=2 * retry,
-                                      what=f"record {spec.match_id}"):
-                    recorded += 1
+                finished.append(record)
+            # one write transaction for the batch (on SQLite the workers' writes take
+            # turns, and a writer that finds the lock held sleeps 1, 2, 5 ... ms: one
+            # turn per match cost a quarter of the play with two workers). A store
+            # outage is waited out for up to two leases; after that the leases expire
+            # and the matches are offered again (and replay identically)
+            if finished:
+                wrote = with_store_retries(lambda: store.record_results(finished), seconds=2 * retry,
+                                           what=f"{len(finished)} records")
+                recorded += sum(wrote)
             # lease about TARGET_BATCH_SECONDS of play at a time (short matches: fewer
             # store round trips; long ones: one at a time, so the work stays spread)
             per_match = (time.monotonic() - began) / len(specs)

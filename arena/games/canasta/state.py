@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from enum import Enum
 from functools import lru_cache
 from itertools import combinations
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from arena.core.cards import sort_cards, standard_deck
@@ -97,6 +97,7 @@ for _tok in standard_deck(1):
 
 
 _SORT_KEY: Final = attrgetter("_key")
+_FIRST: Final = itemgetter(0)
 """The listing's sort key: every listed action has its sort key set (see ``_trusted``)."""
 
 @lru_cache(maxsize=None)
@@ -150,32 +151,43 @@ _RANK_CLASS: Final = {k: rank_value(k) for k in NATURAL_RANKS}
 
 
 _Part = tuple[int, int, tuple[int, ...]]
-_NORMAL: Final[dict[Group, tuple[Group, _Part]]] = {}
-"""A generated group's canonical form (cards in canonical order) and its part of the sort
-key, by the group as generated. Keys and values hold only strings and integers, so the
+_NORMAL: Final[dict[Group, tuple[Group, _Part, bytes]]] = {}
+"""A generated group's canonical form (cards in canonical order), its part of the sort
+key and the same as bytes (see :func:`_action`), by the group as generated. Keys and values hold only strings and integers, so the
 garbage collector never has to visit them (a memo of the actions themselves would grow
 without bound in long runs, and every full collection would walk it)."""
 
 
-def _normal(group: Group) -> tuple[Group, _Part]:
+def _normal(group: Group) -> tuple[Group, _Part, bytes]:
     got = _NORMAL.get(group)
     if got is None:
         key, cards = group
         order = _ORDER
         cs = tuple(sorted(cards, key=order.__getitem__))
-        got = ((key, cs), (_KEY_ORDER[key], len(cs), tuple([order[c] for c in cs])))
+        positions = [order[c] for c in cs]
+        ko = _KEY_ORDER[key]
+        got = ((key, cs), (ko, len(cs), tuple(positions)), bytes([ko, len(cs)] + positions))
         if len(_NORMAL) >= _MEMO_CAP:
             _NORMAL.clear()
         _NORMAL[group] = got
     return got
 
 
-def _action(kind: str, groups: tuple[Group, ...]) -> CanastaAction:
+_Listed = tuple[bytes, CanastaAction]
+"""A generated action with its sort key as bytes (see :func:`_action`)."""
+
+
+def _action(kind: str, groups: tuple[Group, ...]) -> _Listed:
     """The engine's action of ``kind`` (``meld`` or ``take``) and ``groups`` (distinct keys):
     equal to ``CanastaAction(kind, groups)``, normalized as ``CanastaAction._trusted`` does
-    (groups by key, cards in canonical order, the sort key set), from memoized groups."""
+    (groups by key, cards in canonical order, the sort key set), from memoized groups.
+
+    With it, the part of its sort key after the kind (the same for every generated one) as
+    bytes: per group its key's position, its number of cards and the cards' positions
+    (all below 256). The groups' lengths come before their cards, so bytes compare as
+    the sort keys do, and equal bytes mean equal actions."""
     if len(groups) == 1:
-        g, part = _normal(groups[0])
+        g, part, raw = _normal(groups[0])
         ngroups: tuple[Group, ...] = (g,)
         parts: tuple[_Part, ...] = (part,)
     else:
@@ -184,12 +196,13 @@ def _action(kind: str, groups: tuple[Group, ...]) -> CanastaAction:
         dec.sort()
         ngroups = tuple([normals[i][0] for _k, i in dec])
         parts = tuple([normals[i][1] for _k, i in dec])
+        raw = b"".join([normals[i][2] for _k, i in dec])
     obj = object.__new__(_ACTION_TYPE)
     object.__setattr__(obj, "kind", kind)
     object.__setattr__(obj, "groups", ngroups)
     object.__setattr__(obj, "card", "")
     object.__setattr__(obj, "_key", (_KIND_ORDER[kind], -1, parts))
-    return obj
+    return raw, obj
 
 
 _Context = tuple[int, int, dict[str, tuple[int, int]]]
@@ -230,19 +243,17 @@ def _group_info(key: str, cards: tuple[str, ...]
     return None, tuple(used.items()), wild, face, subst
 
 
-def _sorted_unique(actions: list[CanastaAction]) -> list[CanastaAction]:
-    """``actions`` in the listing's order without repeats (equal actions have equal sort
-    keys, and distinct ones distinct keys)."""
-    if len(actions) < 2:
-        return actions
-    actions.sort(key=_SORT_KEY)
-    out = [actions[0]]
-    prev = actions[0]._key
-    for a in actions:
-        key = a._key
-        if key != prev:
+def _sorted_unique(listed: list[_Listed]) -> list[CanastaAction]:
+    """The generated actions (of one kind) in the listing's order, without repeats."""
+    if len(listed) < 2:
+        return [a for _raw, a in listed]
+    listed.sort(key=_FIRST)
+    prev = listed[0][0]
+    out = [listed[0][1]]
+    for raw, a in listed:
+        if raw != prev:
             out.append(a)
-            prev = key
+            prev = raw
     return out
 
 
@@ -940,7 +951,7 @@ class CanastaState(State):
 
     def _combo_actions(self, kind: str, nat: dict[str, list[str]], twos: list[str], jokers: int, b3: list[str],
                        side: int, exclude: str, bases: list[Group], ctx: _Context, vbase: tuple[Any, ...],
-                       gain: int, out: list[CanastaAction], plain: bool = False) -> None:
+                       gain: int, out: list[_Listed], plain: bool = False) -> None:
         """Append the legal multi-group candidates of ``kind`` to ``out``: subsets of ranks
         melded with all their naturals (a new meld of two naturals gets a 2, else a joker),
         each as it is and with the remaining wild cards added where the limits allow
@@ -1113,9 +1124,10 @@ class CanastaState(State):
         return tuple(groups)
 
     def _meld_candidates(self, ctx: _Context, plain: bool = False, tokens: list[str] | None = None
-                         ) -> list[CanastaAction]:
-        """Every listed legal MELD action of the current player (a combination may repeat a
-        one-group meld; the caller deduplicates).
+                         ) -> list[_Listed]:
+        """Every listed legal MELD action of the current player, with its sort key as bytes
+        (:func:`_action`; a combination may repeat a one-group meld: the caller
+        deduplicates).
 
         One-group melds of a rank are made from the first ``n`` naturals of the rank, the
         first ``t`` 2s and ``j`` jokers (:func:`_option_shapes`); which of them are legal
@@ -1133,7 +1145,7 @@ class CanastaState(State):
         # needed to go out (one-group melds make at most one more)
         base = (min(canastas, r.canastas_to_go_out), self.opened[side], self.requirement[side], r.ratio,
                 r.substituted, r.wild_meld_allowed, r.canastas_to_go_out, r.canasta_meets_opening)
-        out: list[CanastaAction] = []
+        out: list[_Listed] = []
         ntw = len(twos)
         tw = tuple(twos)
         t3 = min(ntw, 3)
@@ -1235,7 +1247,7 @@ class CanastaState(State):
         old_w = stat[1] if stat is not None else 0
         ncards = tuple(cards)
         tw = tuple(twos)
-        out: list[CanastaAction] = []
+        out: list[_Listed] = []
         for n, t, j in _option_shapes(len(ncards), min(len(tw), 3), min(jokers, 3), old_n, old_w, 0, 1, True,
                                       r.ratio):
             opt = ncards[:n] + tw[:t] + ("JK",) * j

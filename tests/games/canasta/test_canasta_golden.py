@@ -86,8 +86,8 @@ def test_direct_meld_check_agrees_with_the_full_check(preset: str) -> None:
         while not state.is_terminal():
             if state.phase.value == "play":
                 ctx = state._listing_context(state.current)
-                fast = sorted(str(a) for a in state._meld_candidates(ctx))
-                assert fast == sorted(str(a) for a in state._meld_candidates(ctx, plain=True))
+                fast = sorted(str(a) for _raw, a in state._meld_candidates(ctx))
+                assert fast == sorted(str(a) for _raw, a in state._meld_candidates(ctx, plain=True))
                 compared += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert compared > 300

@@ -226,3 +226,29 @@ def test_calypso_candidates_are_the_heuristics_best_cards() -> None:
     assert all(scores[a] >= scores[b] - 1e-9 for a, b in zip(ranked[1:], ranked[2:]))
     _, bot = _decide(state)
     assert bot.last_candidates == ranked[:3]
+
+
+def test_rummy_shed_rollout_policy_plays_valid_and_sheds_at_least_as_much() -> None:
+    """The rummy rollout policy's plays are valid and leave no more cards (then points) in
+    hand than the best listed action."""
+    from arena.bots.rummy import _counts, _outcome
+    from arena.bots.search.flat import ListedGreedyRummy, ShedRummy
+
+    game = get_game("rummy", preset="2p", deals=1)
+    shed, listed = ShedRummy(), ListedGreedyRummy()
+    differ = 0
+    for seed in range(2):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs: Any = state.observation(seat)
+            legal = state.legal_actions()
+            a, b = shed.act(obs, legal), listed.act(obs, legal)
+            hand, _, table = _counts(obs)
+            assert _outcome(hand, table, a) <= _outcome(hand, table, b)
+            if a != b:
+                differ += 1
+                assert a not in legal  # a play the listing lacks
+            state.clone().validate(a)
+            state.apply_action(a)
+    assert differ > 0

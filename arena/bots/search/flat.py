@@ -30,16 +30,20 @@ card values, or 10 a card before the first meld). ``gate`` (default 0; rummy 1.5
 Rummy. The candidates are, best first by the cards (then points) they leave in
 the hand: the heuristic's choice and a **whole-table solve**
 (:func:`~arena.games.rummy.solver.best_rearrangement` with ``global_pool = pool``
-live cards and ``max_states = states`` per DP stage; defaults ``pool`` 80, ``states``
-1000; ``pool`` <= 36 turns it off); the heuristic goes to a local search above 36
+live cards and ``max_states = states`` per DP stage; defaults ``pool`` 60, ``states``
+1500; ``pool`` <= 36 turns it off); the heuristic goes to a local search above 36
 live cards and misses sheds there (the bigger solve lays more, or costlier,
 cards in about a fifth of the positions after the initial meld, at ~130 ms mean,
 ~4 s worst on this machine); then the heuristic's choice, ``PASS`` and the listed
 plays by fewest cards left. A first candidate that empties the hand is played
 without search; so is the first candidate when no information set is offered, so
 over the protocol the rummy ``pimc`` is the heuristic with the bigger solve.
-Rollouts play the best *listed* action (:class:`ListedGreedyRummy`, ~1 ms a
-rollout of 8 decisions): the solver in every rollout turn would cost far more.
+Rollouts play :class:`ShedRummy`: every meld of the hand plus the single cards
+that extend table melds, in one play, or the best *listed* action when that sheds
+more (``DeterminizedAgent(rollout_policy="listed")``: :class:`ListedGreedyRummy`
+only, which lays one meld or one extension a turn, so rollout hands shrank more
+slowly than the real players' do); the solver in every rollout turn would cost far
+more.
 Rummy defaults: ``playouts`` 48, ``width`` 3, ``depth`` 8, ``gate`` 1.5.
 
 Information: the bot only learns its information set through
@@ -126,6 +130,7 @@ class DeterminizedAgent(Agent):
     def __init__(self, game: str, seed: int | str = 0, *, playouts: int = 32, ms: float = 0.0,
                  width: int = 6, depth: int = 0, gate: float = 0.0, solver_pool: int = 60,
                  solver_states: int = 1500, rollout_options: dict[str, Any] | None = None,
+                 rollout_policy: str = "shed",
                  clock: Callable[[], float] = time.perf_counter) -> None:
         if game not in SEARCH_GAMES:
             raise ValueError(f"no determinized search bot for {game!r}")
@@ -147,6 +152,9 @@ class DeterminizedAgent(Agent):
         self.solver_pool = int(solver_pool)
         self.solver_states = int(solver_states)
         self._rollout_options = dict(rollout_options or {})
+        if rollout_policy not in ("shed", "listed"):
+            raise ValueError(f"rollout_policy: 'shed' or 'listed' (rummy), got {rollout_policy!r}")
+        self.rollout_policy = rollout_policy
         self._clock = clock
         self._policy = _heuristic(game, seed)
         self._rollers: list[Agent] = []
@@ -161,7 +169,7 @@ class DeterminizedAgent(Agent):
 
     def _roller(self) -> Agent:
         if self.game_name == "rummy":
-            return ListedGreedyRummy()
+            return ShedRummy() if self.rollout_policy == "shed" else ListedGreedyRummy()
         return _heuristic(self.game_name, self.seed, **self._rollout_options)
 
     # -- the referee's side ------------------------------------------------------
@@ -367,6 +375,58 @@ class ListedGreedyRummy(Agent):
                 if k < best_key:
                     best, best_key = a, k
         return best
+
+
+class ShedRummy(Agent):
+    """Rummy rollout policy closer to the heuristic, still cheap: after the initial meld,
+    every meld of the hand (the hand's best cover, memoized) plus single hand cards
+    extending table melds, repeated while one fits, all in one play; it is kept only when
+    it leaves fewer cards (then points) than the best listed action (:class:`ListedGreedyRummy`,
+    which plays one meld or one extension a turn). It does not rearrange the table."""
+
+    name = "shed"
+
+    def __init__(self, max_states: int = 300) -> None:
+        self.max_states = max_states
+        self._listed = ListedGreedyRummy()
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        from arena.bots.rummy import _counts, _outcome
+        from arena.games.rummy import solver
+        from arena.games.rummy.melds import RummyAction
+
+        best = self._listed.act(observation, legal_actions)
+        if observation.initial_meld_pending:
+            return best
+        hand, melds, table = _counts(observation)
+        left = list(hand)
+        layout = list(melds)
+        cover = solver.best_initial_meld(hand, max_states=self.max_states)
+        if cover is not None:
+            for m in cover.melds:
+                layout.append(tuple(m))
+                for c in m:
+                    left[c] -= 1
+        laid = cover is not None
+        grew = True
+        while grew:
+            grew = False
+            for i, m in enumerate(layout):
+                mask, exts = solver.extension_table(tuple(m))
+                if not mask:
+                    continue
+                for c, new in exts:
+                    if left[c] > 0:
+                        layout[i] = new
+                        left[c] -= 1
+                        grew = laid = True
+                        break
+        if not laid:
+            return best
+        play = RummyAction.play(layout)
+        if isinstance(best, RummyAction) and _outcome(hand, table, play) >= _outcome(hand, table, best):
+            return best
+        return play
 
 
 def make_search_bot(game: str) -> Callable[..., Agent]:

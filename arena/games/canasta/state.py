@@ -781,9 +781,11 @@ class CanastaState(State):
     def _apply_discard(self, card: str) -> None:
         seat = self.current
         hand = self.hands[seat]
-        hand[card] -= 1
-        if not hand[card]:
-            del hand[card]
+        k = hand[card] - 1
+        if k:
+            hand[card] = k
+        else:
+            hand.pop(card)  # dict's own: Counter's __delitem__ is Python code
         self._reveal(seat, card)
         self._to_pile(card)
         if is_black3(card) and self.rules.full_round_block:
@@ -809,7 +811,7 @@ class CanastaState(State):
                 if k:
                     hand[c] = k
                 else:
-                    del hand[c]
+                    hand.pop(c)
                 self._reveal(seat, c)
             existed = key in melds
             meld = melds.setdefault(key, [])

@@ -7,7 +7,10 @@ processes (``concurrent.futures.ProcessPoolExecutor`` with the *spawn* start
 method, so no child inherits gRPC or SQLite state) and writes each record as it
 comes back; the parent alone writes to the store (SQLite has one writer). Specs with
 a ``remote:`` bot are played on threads of the parent with the ``router`` given (an
-embedded gateway's :class:`~arena.remote.router.LocalRouter`).
+embedded gateway's :class:`~arena.remote.router.LocalRouter`). Those are daemon
+threads (:class:`_DaemonThreads`): a stopped run does not wait for the remote matches
+it was playing (a bot may take its whole deadline per decision); their results are
+never written, their leases are given back, and the next run plays them again.
 
 A :class:`~arena.tournaments.conductor.Conductor` pass runs before it starts and
 after every batch of results: it reopens leases of this host's dead processes at
@@ -37,11 +40,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
@@ -251,8 +255,8 @@ class EmbeddedExecutor:
 
         robots = [s for s in remote if in_process(s)]
         routed = [s for s in remote if not in_process(s)]
-        threads = ThreadPoolExecutor(max_workers=max(1, min(32, len(routed)))) if routed else None
-        one = ThreadPoolExecutor(max_workers=1) if robots else None
+        threads = _DaemonThreads(max(1, min(32, len(routed)))) if routed else None
+        one = _DaemonThreads(1) if robots else None
         futures: set[Future[Any]] = set()
         try:
             if threads is not None:
@@ -285,7 +289,7 @@ class EmbeddedExecutor:
         finally:
             for pool_ in (threads, one):
                 if pool_ is not None:
-                    pool_.shutdown(wait=False, cancel_futures=True)
+                    pool_.shutdown()
         return True
 
     def _drain(self, futures: set[Future[Any]], write: Callable[[list[dict[str, Any]]], None]) -> None:
@@ -322,6 +326,58 @@ class EmbeddedExecutor:
             return [{"match_id": spec.match_id, "void": str(exc)}]
         except Exception as exc:  # noqa: BLE001
             return [{"match_id": spec.match_id, "error": f"{spec.match_id}: {type(exc).__name__}: {exc}"}]
+
+
+class _DaemonThreads:
+    """Runs calls on up to ``workers`` daemon threads, each returning a :class:`Future`.
+
+    Unlike :class:`~concurrent.futures.ThreadPoolExecutor`, whose threads the
+    interpreter joins at exit, a call still running when its run stops (Ctrl-C) does
+    not hold the process: :meth:`shutdown` cancels the calls not started and waits for
+    none. The executor writes only what comes back through the futures, on its own
+    thread, so an abandoned call's result is never recorded.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self._todo: queue.SimpleQueue[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]] | None] = \
+            queue.SimpleQueue()
+        self._workers = workers
+        self._threads: list[threading.Thread] = []
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        fut: Future[Any] = Future()
+        self._todo.put((fut, fn, args))
+        if len(self._threads) < self._workers:
+            thread = threading.Thread(target=self._work, name=f"remote-match-{len(self._threads)}",
+                                      daemon=True)
+            self._threads.append(thread)
+            thread.start()
+        return fut
+
+    def _work(self) -> None:
+        while True:
+            item = self._todo.get()
+            if item is None:
+                return
+            fut, fn, args = item
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                fut.set_result(fn(*args))
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting run
+                fut.set_exception(exc)
+
+    def shutdown(self) -> None:
+        """Cancel the calls not started; the threads end after their current call."""
+        while True:
+            try:
+                item = self._todo.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                item[0].cancel()
+        for _ in self._threads:
+            self._todo.put(None)
 
 
 class _Stopped(Exception):

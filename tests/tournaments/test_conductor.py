@@ -284,3 +284,67 @@ def test_ctrl_c_stops_at_a_safe_point_gives_the_leases_back_and_resumes(tmp_path
     assert store.tournament("intr").status == "paused"
     ex = EmbeddedExecutor(url, jobs, settings=FAST)
     assert ex.run("intr") == (24, 24) and ex.finished == "done"
+
+
+class _SlowRouter:
+    """A router whose bot thinks until released (then answers its first legal action)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.release = threading.Event()
+        self.asked = threading.Event()
+
+    def decide_timed(self, bot_id: str, request: Any, timeout: float) -> tuple[Any, float]:
+        from arena.bot.v1 import bot_pb2
+
+        self.asked.set()
+        self.release.wait(60)
+        first = request.legal_actions[0]
+        return bot_pb2.Decision(request_id=1, action_id=first.id), 0.001
+
+    def decide(self, bot_id: str, request: Any, timeout: float) -> Any:
+        return self.decide_timed(bot_id, request, timeout)[0]
+
+    def notify(self, bot_id: str, message: Any) -> None:
+        pass
+
+    def is_connected(self, bot_id: str) -> bool:
+        return True
+
+
+def test_ctrl_c_does_not_wait_for_remote_matches_in_flight(tmp_path: Path) -> None:
+    """A remote match whose bot is thinking (here: until released) does not hold a
+    stopped run: KeyboardInterrupt comes at once, its thread is a daemon (the
+    interpreter does not join it at exit), its lease is given back, and what it
+    returns after the stop is never recorded; the next run plays every match once."""
+    import signal
+    import threading
+
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    store = open_store(url)
+    specs = [MatchSpec(make_match_id("rem", i), "rem", i, "calypso", None, {}, 10 + i, ("s", "r", "s", "r"),
+                       ("remote:slow", "builtin:random") * 2, deadline_ms=60000) for i in range(3)]
+    store.add_tournament("rem", "rem", "calypso", {}, specs)
+    router = _SlowRouter()
+
+    def interrupt() -> None:
+        router.asked.wait(20)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt, daemon=True).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        EmbeddedExecutor(url, 1, router=router, settings=FAST).run("rem")
+    assert time.monotonic() - start < 10  # not the bot's 60 s deadline
+    abandoned = [t for t in threading.enumerate() if t.name.startswith("remote-match-")]
+    assert abandoned and all(t.daemon for t in abandoned)
+    counts = service.status(store, "rem", FAST).counts
+    assert counts["leased"] == 0 and counts["done"] == 0 and store.tournament("rem").status == "paused"
+    router.release.set()  # the abandoned matches now finish: nobody records them
+    for t in abandoned:
+        t.join(30)
+    assert store.progress("rem")[0] == 0
+    ex = EmbeddedExecutor(url, 1, router=router, settings=FAST)
+    assert ex.run("rem") == (3, 3) and ex.finished == "done"
+    assert sorted(r.match_id for r in store.records("rem")) == [s.match_id for s in specs]

@@ -9,14 +9,12 @@ very listed object comes back, pass the full check (``problem``).
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import pytest
 
-from arena.core.dealing import SeedStream
-from arena.games import get_game
 from arena.games.canasta import CanastaAction, CanastaState
+from arena.testing.playouts import listing_digest, random_playout
 
 GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
     ({'preset': 'classic', 'deals': 1},
@@ -36,32 +34,17 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
 ]
 
 
-def _digest(opts: dict[str, Any], seed: int) -> str:
-    h = hashlib.sha256()
-    state = get_game("canasta", **opts).new_initial_state(seed=seed)
-    rng = SeedStream(f"playout|{seed}")
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        h.update(("|".join(state.action_to_string(a) for a in legal) + "\n").encode())
-        state.apply_action(rng.choice(legal))
-    h.update(state.serialize().encode())
-    return h.hexdigest()[:20]
-
-
 @pytest.mark.parametrize("opts,digests", GOLDEN, ids=[repr(g[0]) for g in GOLDEN])
 def test_golden_legal_action_lists(opts: dict[str, Any], digests: list[str]) -> None:
-    assert [_digest(opts, seed) for seed in range(len(digests))] == digests
+    assert [listing_digest("canasta", seed, **opts) for seed in range(len(digests))] == digests
 
 
 @pytest.mark.parametrize("preset", ["classic", "hungarian", "classic-2p"])
 def test_listed_actions_pass_the_full_check(preset: str) -> None:
     checked = 0
     for seed in range(3):
-        state = get_game("canasta", preset=preset, deals=1).new_initial_state(seed=seed)
-        assert isinstance(state, CanastaState)
-        rng = SeedStream(f"fast|{seed}")
-        while not state.is_terminal():
-            legal = state.legal_actions()
+        for state, legal in random_playout("canasta", seed, "fast", preset=preset, deals=1):
+            assert isinstance(state, CanastaState)
             for a in legal:
                 assert isinstance(a, CanastaAction)
                 assert state.problem(a) is None, (str(a), state.problem(a))
@@ -69,7 +52,6 @@ def test_listed_actions_pass_the_full_check(preset: str) -> None:
                 again = CanastaAction(a.kind, a.groups, a.card)
                 assert again == a and again.sort_key() == a.sort_key() and str(again) == str(a)
                 checked += 1
-            state.apply_action(rng.choice(legal))
     assert checked > 100
 
 
@@ -80,14 +62,11 @@ def test_direct_meld_check_agrees_with_the_full_check(preset: str) -> None:
     same melds."""
     compared = 0
     for seed in range(12):
-        state = get_game("canasta", preset=preset, deals=1).new_initial_state(seed=seed)
-        assert isinstance(state, CanastaState)
-        rng = SeedStream(f"direct|{seed}")
-        while not state.is_terminal():
+        for state, _legal in random_playout("canasta", seed, "direct", preset=preset, deals=1):
+            assert isinstance(state, CanastaState)
             if state.phase.value == "play":
                 ctx = state._listing_context(state.current)
                 fast = sorted(str(a) for _raw, a in state._meld_candidates(ctx))
                 assert fast == sorted(str(a) for _raw, a in state._meld_candidates(ctx, plain=True))
                 compared += 1
-            state.apply_action(rng.choice(state.legal_actions()))
     assert compared > 300

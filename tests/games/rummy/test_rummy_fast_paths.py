@@ -10,16 +10,15 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import pytest
 
 from arena.core.dealing import SeedStream
-from arena.games import get_game
 from arena.games.rummy import solver
 from arena.games.rummy.game import RummyState
 from arena.games.rummy.melds import ACE, RummyAction, canonical_meld, is_meld
+from arena.testing.playouts import listing_digest, random_playout
 
 GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
     ({"players": 2, "deals": 2}, ["0c9e8ac9065af03a8d87", "44148066ee7ed4e8edca", "50512af57342cf1ac1f6"]),
@@ -30,32 +29,17 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
 ]
 
 
-def _digest(opts: dict[str, Any], seed: int) -> str:
-    h = hashlib.sha256()
-    state = get_game("rummy", **opts).new_initial_state(seed=seed)
-    rng = SeedStream(f"playout|{seed}")
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        h.update(("|".join(state.action_to_string(a) for a in legal) + "\n").encode())
-        state.apply_action(rng.choice(legal))
-    h.update(state.serialize().encode())
-    return h.hexdigest()[:20]
-
-
 @pytest.mark.parametrize("opts,digests", GOLDEN, ids=[repr(g[0]) for g in GOLDEN])
 def test_golden_legal_action_lists(opts: dict[str, Any], digests: list[str]) -> None:
-    assert [_digest(opts, seed) for seed in range(len(digests))] == digests
+    assert [listing_digest("rummy", seed, **opts) for seed in range(len(digests))] == digests
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_listed_plays_pass_the_full_check(players: int) -> None:
     checked = 0
     for seed in range(4):
-        state = get_game("rummy", players=players, deals=1).new_initial_state(seed=seed)
-        assert isinstance(state, RummyState)
-        rng = SeedStream(f"fast|{seed}")
-        while not state.is_terminal():
-            legal = state.legal_actions()
+        for state, legal in random_playout("rummy", seed, "fast", players=players, deals=1):
+            assert isinstance(state, RummyState)
             for a in legal[1:]:
                 assert isinstance(a, RummyAction) and a.layout is not None
                 assert a == RummyAction.parse(str(a)) == RummyAction(a.layout)
@@ -63,7 +47,6 @@ def test_listed_plays_pass_the_full_check(players: int) -> None:
                 state.validate(a)  # the shortcut for listed plays
                 assert state._checked is not None and state._checked[2] == full
                 checked += 1
-            state.apply_action(rng.choice(legal))
     assert checked > 50
 
 

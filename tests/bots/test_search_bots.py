@@ -10,6 +10,7 @@ import pytest
 
 from arena.bots import check_bot_spec, list_bots, make_bot
 from arena.bots.search import DeterminizedAgent, InformationSet
+from arena.bots.search.flat import make_search_bot
 from arena.bots.search.infoset import observation_text
 from arena.core.dealing import SeedStream
 from arena.core.errors import ArenaError
@@ -28,13 +29,26 @@ CASES: list[tuple[str, dict[str, Any], int]] = [
 BUDGET = "pimc?playouts=6&width=3&ms=0"
 
 
+def _searched(state: State) -> bool:
+    """Whether the player to act has a choice the pimc bot searches (rummy: not a turn
+    where it holds its melds back, see ``flat._holds_back``)."""
+    if len(state.legal_actions()) <= 1:
+        return False
+    if state.game.name == "rummy":
+        from arena.bots.search.flat import _holds_back
+
+        return not _holds_back(state.observation(state.current_player()), 2)
+    return True
+
+
 def _position(game_name: str, options: dict[str, Any], steps: int, seed: int = 3) -> State:
-    """A state after ``steps`` heuristic actions where the player to act has a choice."""
+    """A state after ``steps`` heuristic actions or more where the player to act has a
+    choice that the pimc bot searches."""
     game = get_game(game_name, **options)
     bots = [make_bot(game_name, "heuristic", seed=s) for s in range(game.num_players)]
     state = game.new_initial_state(seed=seed)
     while not state.is_terminal():
-        if len(state.history) >= steps and len(state.legal_actions()) > 1:
+        if len(state.history) >= steps and _searched(state):
             return state
         seat = state.current_player()
         answer = bots[seat].act(state.observation(seat), state.legal_actions())
@@ -188,15 +202,52 @@ def test_rummy_candidates_shed_at_least_as_much_as_the_heuristic() -> None:
     state.clone().apply_action(best)  # valid in the real state
     seat = state.current_player()
     obs, legal = state.observation(seat), state.legal_actions()
-    plain = make_bot("rummy", "pimc", seed=1)
+    rummy_pimc = make_search_bot("rummy")
+    plain = rummy_pimc(seed=1, hold=-1)  # hold=-1: never holds its melds back
     plain.start_match({"match_id": "m", "seat": seat, "num_players": 2})
     assert plain.act(obs, legal) == best  # over the protocol: no information set, no search
-    gated = make_bot("rummy", "pimc?playouts=8&width=3&gate=1000", seed=1)
+    gated = rummy_pimc(seed=1, playouts=8, width=3, gate=1000, hold=-1)
     assert isinstance(gated, DeterminizedAgent)
     gated.start_match({"match_id": "m", "seat": seat, "num_players": 2})
     gated.bind_information_set(InformationSet(state, seat))
     assert gated.act(obs, legal) == best
     assert gated.last_playouts > 0 and gated.last_candidates[0] == best
+
+
+def test_rummy_holds_back_while_the_others_hold_many_cards() -> None:
+    """After its initial meld and while the stock lasts, the rummy bot passes (keeps its
+    melds in hand) unless it can go out or another hand is down to ``hold`` cards; before
+    its initial meld, with an empty stock or with ``hold=-1`` it plays as before."""
+    from arena.bots.search.flat import _holds_back, _rummy_candidates
+    from arena.games.rummy.melds import PASS
+
+    game = get_game("rummy", preset="2p", deals=1)
+    bots = [make_bot("rummy", "heuristic", seed=s) for s in range(2)]
+    state = game.new_initial_state(seed=5)
+    checked = held = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        obs: Any = state.observation(seat)
+        legal = state.legal_actions()
+        choice = bots[seat].act(obs, legal)
+        expect_hold = (not obs.initial_meld_pending and obs.stock_size > 0
+                       and obs.hand_sizes[1 - seat] > 2)
+        assert _holds_back(obs, 2) == expect_hold and not _holds_back(obs, -1)
+        if choice != PASS and checked < 6:
+            pimc = make_search_bot("rummy")(seed=1)
+            pimc.start_match({"match_id": "m", "seat": seat, "num_players": 2})
+            first = _rummy_candidates(obs, legal, choice, 60, 1500)[0]
+            laid = sum(len(m) for m in getattr(first, "layout", None) or ()) - sum(len(m) for m in obs.table)
+            goes_out = laid >= len(obs.hand)
+            answer = pimc.act(obs, legal)
+            if expect_hold and not goes_out:
+                assert answer == PASS
+                held += 1
+            else:
+                assert answer == first
+            checked += 1
+        state.apply_action(choice)
+    assert held > 0
 
 
 def test_gate_keeps_the_first_candidate_unless_clearly_better() -> None:

@@ -200,7 +200,9 @@ def early_stop(store: Any, tournament_id: str) -> Callable[[], bool] | None:
     check = SprtCheck.of(config)
     if check is None:
         return None
-    return lambda: check(store.records(tournament_id)) is not None
+    # results only (sprt_results reads returns, entrants and tags): the records come
+    # without their actions, so each check costs little beside the growing record count
+    return lambda: check(store.records(tournament_id, actions=False)) is not None
 
 
 class Heartbeat:

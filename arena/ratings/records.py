@@ -4,8 +4,14 @@ A :class:`~arena.records.record.MatchRecord` becomes a :class:`MatchResult` with
 the game's partnerships as teams and, for duplicate play, the deal group as
 ``deal_id``: records that share it held the same cards, so bots are compared
 seat by seat with each other, not with the luck of the deal. The group is the
-record's ``tags["group"]`` when present (``arena play`` and tournaments set it),
-else ``"<tournament_id>:<deal>"`` from the tags, else none.
+record's ``tags["group"]`` when present (``arena play`` sets it); for a tournament's
+records ``"<tournament_id>:<deal>:<table>"``: one table's seatings of the deal (the
+duplicate set proper: the same opponents with the cards exchanged), never the
+other tables of that deal, whose results come against other opponents (comparing
+those would mix the opponents' strength into every comparison, which flattens the
+ladder, and count one deal's play many times over, which narrows the intervals);
+except in a field movement (``tags["movement"] == "field"``: duplicate pairs, one
+seating per table), where the deal's whole field is the group; else none.
 
 Players: a record names its seats by entrant (``heuristic-1``, ``heuristic-2``).
 With ``by_bot``, entrants that are the same bot (the record's ``tags["bots"]``,
@@ -37,6 +43,8 @@ def deal_group(record: MatchRecord) -> str | None:
     if "group" in tags:
         return str(tags["group"])
     if "tournament_id" in tags and "deal" in tags:
+        if "table" in tags and tags.get("movement") != "field":
+            return f"{tags['tournament_id']}:{tags['deal']}:{tags['table']}"
         return f"{tags['tournament_id']}:{tags['deal']}"
     return None
 

@@ -218,7 +218,7 @@ def test_rummy_holds_back_while_the_others_hold_many_cards() -> None:
     """After its initial meld and while the stock lasts, the rummy bot passes (keeps its
     melds in hand) unless it can go out or another hand is down to ``hold`` cards; before
     its initial meld, with an empty stock or with ``hold=-1`` it plays as before."""
-    from arena.bots.search.flat import _holds_back, _rummy_candidates
+    from arena.bots.search.flat import _empties_hand, _going_out, _holds_back, _rummy_candidates
     from arena.games.rummy.melds import PASS
 
     game = get_game("rummy", preset="2p", deals=1)
@@ -233,6 +233,16 @@ def test_rummy_holds_back_while_the_others_hold_many_cards() -> None:
         expect_hold = (not obs.initial_meld_pending and obs.stock_size > 0
                        and obs.hand_sizes[1 - seat] > 2)
         assert _holds_back(obs, 2) == expect_hold and not _holds_back(obs, -1)
+        if expect_hold:
+            # the cheap going-out check agrees with the whole-table solve (or does better)
+            out = _going_out(obs)
+            first = _rummy_candidates(obs, legal, choice, 60, 1500)[0]
+            if out is not None and out != PASS:
+                after = state.clone()
+                after.apply_action(out)
+                assert after.is_terminal()  # the hand emptied: the (only) deal is over
+            elif out == PASS:
+                assert not _empties_hand(obs, first)
         if choice != PASS and checked < 6:
             pimc = make_search_bot("rummy")(seed=1)
             pimc.start_match({"match_id": "m", "seat": seat, "num_players": 2})
@@ -248,6 +258,21 @@ def test_rummy_holds_back_while_the_others_hold_many_cards() -> None:
             checked += 1
         state.apply_action(choice)
     assert held > 0
+
+
+def test_rummy_going_out_check_on_a_held_turn() -> None:
+    """``_going_out`` lays hand + table when they all fit in melds, else passes."""
+    from types import SimpleNamespace
+
+    from arena.bots.search.flat import _going_out
+    from arena.games.rummy.melds import PASS, RummyAction
+
+    table = (("4C", "5C", "6C"),)
+    out = _going_out(SimpleNamespace(hand=("7C", "2D", "3D", "4D"), table=table))
+    assert isinstance(out, RummyAction) and out.layout is not None
+    assert sorted(t for m in out.layout for t in m) == sorted(["4C", "5C", "6C", "7C", "2D", "3D", "4D"])
+    assert _going_out(SimpleNamespace(hand=("7C", "2D", "3D", "4D", "KS"), table=table)) == PASS
+    assert _going_out(SimpleNamespace(hand=("7C", "2D", "3D", "5D"), table=table)) == PASS
 
 
 def test_gate_keeps_the_first_candidate_unless_clearly_better() -> None:

@@ -71,6 +71,16 @@ are its whole-table solves on big hands late in a deal, 1.24 s wall at most in 2
 of seed 11, median 18 ms, p99 0.45 s); 17 min 18 s CPU, 26 min 37 s wall.
 ``bench_search.py --games rummy --cpu``: 18.4 decisions/s, median 66 ms, max 127 ms
 (12 positions). Not measured: more than 2 players.
+After that run (not run on seed 2026): on a held turn the bot first asks only whether hand +
+table can all lie in melds (dead cards, then an exact no-card-left-out search, ``_going_out``)
+and plays that layout or passes, before the heuristic and the whole-table solve, which it
+consults only when that search is cut by its state budget. It finds some go-outs the
+bounded whole-table solve (above 60 live cards: the local search) missed, so 73 of 120
+games of seed 13 went differently: ``--games 60 --seed 13`` +76.52 [+71.72, +81.32]
+points/deal before, +78.47 [+73.67, +83.27] after (both win rate 0.983, 0 faults); pimc's
+median decision 25.0 -> 0.76 ms wall, p99 0.60 -> 0.79 s, max 1.33 -> 1.27 s (the slowest
+are the turns it plays, not the held ones); ``bench_search.py --games rummy --cpu`` 26.5
+decisions/s, median 29 ms, max 104 ms.
 
 Information: the bot only learns its information set through
 :meth:`DeterminizedAgent.bind_information_set`, which the referee calls before
@@ -217,6 +227,12 @@ class DeterminizedAgent(Agent):
     # -- deciding ---------------------------------------------------------------
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action | str:
         infoset, self._infoset = self._infoset, None
+        if self.game_name == "rummy" and _holds_back(observation, self.hold):
+            out = _going_out(observation)
+            if out is not None:
+                self.last_playouts = 0
+                self.last_candidates = []
+                return out
         base = self._policy.act(observation, legal_actions)
         self.last_playouts = 0
         self.last_candidates = []
@@ -391,6 +407,28 @@ def _holds_back(obs: Any, hold: int) -> bool:
     if hold < 0 or obs.initial_meld_pending or obs.stock_size == 0:
         return False
     return all(n > hold for s, n in enumerate(obs.hand_sizes) if s != obs.seat)
+
+
+def _going_out(obs: Any) -> Action | None:
+    """Rummy, on a turn the bot holds back: ``PASS`` when hand + table cannot all lie in
+    melds (a dead card, or an exact search that leaves no card out finds nothing), the
+    play that lays them all when it can; ``None`` when that search was cut by its state
+    budget without a result (then the usual candidates decide). Far cheaper than the
+    whole-table solve, which deepens on the cards left out, and the same decision."""
+    from arena.bots.rummy import _counts
+    from arena.games.rummy import solver
+    from arena.games.rummy.melds import PASS, RummyAction
+
+    hand, _, table = _counts(obs)
+    pool = [h + t for h, t in zip(hand, table)]
+    live = solver.live_cards(pool)
+    if sum(live) < sum(pool):
+        return PASS
+    stats = [0, 0]
+    cover = solver.max_cover(live, max_drops=0, max_states=solver.DEFAULT_MAX_STATES, stats=stats)
+    if cover is not None and cover.covered == sum(pool):
+        return RummyAction.play(cover.melds)
+    return PASS if stats[1] == 0 else None
 
 
 def _empties_hand(obs: Any, action: Action) -> bool:

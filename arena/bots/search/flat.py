@@ -47,7 +47,7 @@ more.
 Rummy defaults: ``playouts`` 48, ``width`` 3, ``depth`` 8, ``gate`` 1.5, ``hold`` 2.
 
 Rummy holding back (``hold`` k >= 0, a Python keyword of the factory, not a bot-spec
-option; -1 turns it off): after its initial meld and while the stock lasts, the bot
+option; -1 turns it off; 2 players only): after its initial meld and while the stock lasts, the bot
 passes, keeping its melds in hand, unless its first candidate empties the hand or some
 other hand is down to k cards or fewer; then it plays (and searches) as above. A card
 kept in hand serves the bot's own rearrangements exactly as it would on the table (its
@@ -81,6 +81,11 @@ points/deal before, +78.47 [+73.67, +83.27] after (both win rate 0.983, 0 faults
 median decision 25.0 -> 0.76 ms wall, p99 0.60 -> 0.79 s, max 1.33 -> 1.27 s (the slowest
 are the turns it plays, not the held ones); ``bench_search.py --games rummy --cpu`` 26.5
 decisions/s, median 29 ms, max 104 ms.
+With 4 players holding back lost points: ``arena play rummy --preset 4p -o deals=1 --bots
+"pimc,heuristic" --games 30 --seed 19 -j 1 --json`` (two of each, 4 rotations) -14.67
+[-23.08, -6.26] points/deal (seed 17, 10 games: -10.0 [-30.2, +10.2]): three other hands
+feed the table anyway and one of them goes out sooner. So it is off with more than 2
+players (the bot then plays as before it, searching every turn).
 
 Information: the bot only learns its information set through
 :meth:`DeterminizedAgent.bind_information_set`, which the referee calls before
@@ -400,11 +405,12 @@ def _rummy_candidates(obs: Any, legal: Sequence[Action], heuristic: Action, pool
 
 def _holds_back(obs: Any, hold: int) -> bool:
     """Rummy: whether to pass and keep the melds in hand (``hold`` >= 0): after the initial
-    meld, while the stock lasts and every other hand holds more than ``hold`` cards. Cards
+    meld, while the stock lasts and the other hand holds more than ``hold`` cards, with 2
+    players only (with 4 it lost points, see the module docstring). Cards
     kept in hand serve this seat's own rearrangements as well as cards on the table would
     (its pool is hand + table either way), but the others cannot build on them; the price
     is their value in hand if another player goes out first."""
-    if hold < 0 or obs.initial_meld_pending or obs.stock_size == 0:
+    if hold < 0 or obs.initial_meld_pending or obs.stock_size == 0 or len(obs.hand_sizes) != 2:
         return False
     return all(n > hold for s, n in enumerate(obs.hand_sizes) if s != obs.seat)
 

@@ -4,7 +4,7 @@ usage: python bootstrap_deals.py GAME RECORDS.jsonl [N]  (several record sets: c
 
 Prints each bot's rating, the fit's 95% half-width and the bootstrap's (1.96 sd), then
 the differences of adjacent bots the same way. Deals are keyed ``<tournament>:<deal>``
-(also for records regrouped per table by regroup_tables.py). Uses the fit that
+(whatever their duplicate groups: arena ratings groups per table). Uses the fit that
 ``arena ratings`` prints (``fit_bradley_terry`` of ``results_from_records(by_bot=True)``).
 """
 

@@ -1266,16 +1266,27 @@ def worker_cmd(ctx: typer.Context,
                loglevel: str = typer.Option("info", "--loglevel", "-l"),
                redis_url: str = REDIS_OPTION, store: str = STORE_OPTION,
                conductor: bool = typer.Option(True, "--conductor/--no-conductor",
-                                              help="Run a conductor loop beside the worker.")) -> None:
+                                              help="Run a conductor loop beside the worker."),
+               remote_matches: Optional[int] = typer.Option(
+                   None, "--remote-matches", min=1,
+                   help="Remote matches each process plays at once, on threads "
+                        "(default: $ARENA_REMOTE_MATCHES, else 16).")) -> None:
     """A Celery worker for tournaments, with a conductor loop beside it.
 
     Extra arguments go to 'celery worker'. SIGTERM/SIGINT stop both, and nothing is
     left behind."""
     _need("distributed", "arena worker")
     from workers.run import run_worker
+    from workers.tasks import remote_matches as _remote_matches
 
+    if remote_matches is None:
+        try:  # a bad value in the environment: one line now, not a failure in every task
+            _remote_matches()
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     raise typer.Exit(run_worker(concurrency, loglevel, redis_url=redis_url, store_url=store,
-                                conductor=conductor, extra=list(ctx.args)))
+                                conductor=conductor, remote_matches=remote_matches,
+                                extra=list(ctx.args)))
 
 
 @app.command("conductor")

@@ -82,14 +82,22 @@ def _conductor_loop(store_url: str, redis_url: str, stop: threading.Event) -> No
 
 def run_worker(concurrency: int | None = None, loglevel: str = "info", *, redis_url: str | None = None,
                store_url: str | None = None, hostname: str | None = None, conductor: bool = True,
-               extra: Sequence[str] = ()) -> int:
+               remote_matches: int | None = None, extra: Sequence[str] = ()) -> int:
     """Run a Celery worker (and a conductor loop) in the foreground; returns
-    Celery's exit code (see the module docstring)."""
+    Celery's exit code (see the module docstring).
+
+    :param remote_matches: remote matches each pool process plays at once
+        (``ARENA_REMOTE_MATCHES`` for the worker; :func:`workers.tasks.remote_matches`).
+    """
     env = dict(os.environ)
     if redis_url:
         env["ARENA_REDIS_URL"] = redis_url
     if store_url:
         env["ARENA_STORE_URL"] = store_url
+    if remote_matches is not None:
+        if remote_matches < 1:
+            raise ValueError(f"remote_matches must be at least 1; got {remote_matches}")
+        env["ARENA_REMOTE_MATCHES"] = str(remote_matches)
     root = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     proc = subprocess.Popen(celery_command(concurrency, loglevel, hostname, extra), env=env,

@@ -5,15 +5,22 @@ conductor (:mod:`arena.tournaments.conductor`, through
 :class:`workers.dispatch.CeleryDispatcher`). It carries no match ids: it leases the
 tournament's playable matches from the store, about :data:`TARGET_BATCH_SECONDS` of
 play at a time (owner ``celery:<host>:<pid>``), renews its leases by heartbeat while
-it plays, and records each match exactly once (a batch's records in one write
-transaction), until nothing is left to lease or :data:`TARGET_WORK_SECONDS` have passed. A match that raises is marked ``failed``
-(the conductor retries it with backoff, up to its attempts). Store errors are
-retried with backoff; records that still cannot be written after two lease
-lengths leave their leases to expire, and the match is offered again (it replays
-identically from its seed). A match the platform failed mid-way
-(:class:`arena.bots.base.RouteFailure`: the gateway or the route to a bot lost) is
-void: given back unplayed, not counted as an attempt, and replayed. When it stops, the task runs one conductor pass for
-its tournament, so the tournament finishes as soon as its last match is recorded.
+it plays, and records each match exactly once (what finished since the last write in
+one write transaction), until nothing is left to lease or :data:`TARGET_WORK_SECONDS`
+have passed (then it finishes what it has in flight). Matches with remote bots are
+played on threads, up to :func:`remote_matches` at once (:data:`REMOTE_MATCHES`
+unless ``ARENA_REMOTE_MATCHES`` says otherwise), while the task's own thread plays
+the local ones: a remote match spends its time waiting for bots, so the number of
+remote matches in flight is not bounded by the worker's processes.
+
+A match that raises is marked ``failed`` (the conductor retries it with backoff, up
+to its attempts). Store errors are retried with backoff; records that still cannot
+be written after two lease lengths leave their leases to expire, and the match is
+offered again (it replays identically from its seed). A match the platform failed
+mid-way (:class:`arena.bots.base.RouteFailure`: the gateway or the route to a bot
+lost) is void: given back unplayed, not counted as an attempt, and replayed. When
+it stops, the task runs one conductor pass for its tournament, so the tournament
+finishes as soon as its last match is recorded.
 
 A gauntlet with ``[gauntlet.sprt]`` stops by itself: the task leases nothing more
 once the SPRT on the recorded results has decided, and the conductor finalizes
@@ -38,7 +45,8 @@ from typing import Any
 
 from celery import shared_task
 
-__all__ = ["work", "get_store", "warm_up", "TARGET_WORK_SECONDS", "TARGET_BATCH_SECONDS", "MAX_BATCH"]
+__all__ = ["work", "get_store", "warm_up", "remote_matches", "TARGET_WORK_SECONDS", "TARGET_BATCH_SECONDS",
+           "MAX_BATCH", "REMOTE_MATCHES"]
 
 log = logging.getLogger("arena.workers")
 
@@ -54,6 +62,11 @@ most about this long across workers, and short matches cost one lease round trip
 per batch instead of one each (and near the end :data:`GUIDED_SHARE` makes them smaller)."""
 
 MAX_BATCH = 16
+
+REMOTE_MATCHES = 16
+"""Remote matches one task keeps in flight at once, on threads (``ARENA_REMOTE_MATCHES``,
+``arena worker --remote-matches``): a remote match waits on its bots, not on the
+worker's CPU, so a worker process plays many at once beside its local matches."""
 
 GUIDED_SHARE = 4
 """A task leases at most ``1 / GUIDED_SHARE`` of what is left (guided self-scheduling):
@@ -128,88 +141,157 @@ def _settings() -> Any:
     return ConductorSettings.from_env()
 
 
+def remote_matches(env: Any = None) -> int:
+    """Remote matches one task keeps in flight at once: ``$ARENA_REMOTE_MATCHES``
+    (``arena worker --remote-matches``), default :data:`REMOTE_MATCHES`.
+
+    >>> remote_matches({"ARENA_REMOTE_MATCHES": "4"})
+    4
+
+    :raises ValueError: for a value that is not a whole number >= 1.
+    """
+    env = os.environ if env is None else env
+    text = env.get("ARENA_REMOTE_MATCHES", "")
+    if not text:
+        return REMOTE_MATCHES
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"ARENA_REMOTE_MATCHES={text!r} must be a whole number >= 1")
+    return value
+
+
+def _play_one(spec: Any, store: Any, owner: str, settings: Any) -> tuple[str, Any]:
+    """Play one leased spec: ``("record", MatchRecord)``, ``("deferred", None)`` (a
+    remote bot is offline: the lease was given back), ``("void", reason)`` (the
+    platform failed: replayed) or ``("failed", reason)``. Any thread may call it."""
+    from arena.bots.base import RouteFailure
+    from arena.tournaments.runner import (DEFERRED, FORFEIT, check_presence, default_router,
+                                         forfeit_record, in_process, offline_bots, play_spec,
+                                         remote_bots)
+
+    try:
+        if in_process(spec):
+            raise ValueError("Blue Chip robots play only in the process hosting their "
+                             "Table Manager (arena tournament run FILE --bluechip HOST:PORT)")
+        verdict = check_presence(store, spec, owner, default_router(), settings) \
+            if remote_bots(spec) else "play"
+        if verdict == DEFERRED:
+            return "deferred", None  # a remote bot is offline: the match waits for it
+        if verdict == FORFEIT:
+            return "record", forfeit_record(spec, offline_bots(spec, default_router()),
+                                            settings.absence_limit)
+        return "record", play_spec(spec)
+    except RouteFailure as exc:  # the platform failed, not a bot: void, replayed
+        log.warning("match %s void (platform fault): %s", spec.match_id, exc)
+        return "void", str(exc)
+    except Exception as exc:  # noqa: BLE001 - recorded as the match's failure
+        log.exception("match %s failed", spec.match_id)
+        return "failed", f"{spec.match_id}: {type(exc).__name__}: {exc}"
+
+
 @shared_task(name="arena.tournament.work", bind=True, acks_late=True,
              reject_on_worker_lost=True, ignore_result=True)
 def work(self: Any, tournament_id: str, store_url: str | None = None,
          max_seconds: float = TARGET_WORK_SECONDS) -> dict[str, Any]:
     """Lease and play ``tournament_id``'s matches; see the module docstring."""
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+
     from arena.tournaments.conductor import Conductor, Heartbeat, owner_id, with_store_retries
     from arena.tournaments.conductor import early_stop
-    from arena.tournaments.runner import (DEFERRED, FORFEIT, check_presence, default_router,
-                                         forfeit_record, in_process, offline_bots, play_spec,
-                                         remote_bots)
+    from arena.tournaments.executors import DaemonThreads
+    from arena.tournaments.runner import in_process, remote_bots
     from workers.dispatch import CeleryDispatcher
 
     url = _store_url(self, store_url)
     settings = _settings()
     store = get_store(url)
     owner = owner_id("celery")
-    from arena.bots.base import RouteFailure
+    capacity = remote_matches()
 
     recorded, failed, voided, errors = 0, 0, 0, []
     start = time.monotonic()
     stop = early_stop(store, tournament_id)
     retry = settings.lease_seconds
     batch = 1
+    threads: DaemonThreads | None = None
+    in_flight: dict[Future[tuple[str, Any]], Any] = {}
+    finished: list[Any] = []  # records, written together: one transaction per pass
+    leasing = True
+
+    def settle(spec: Any, kind: str, value: Any) -> None:
+        nonlocal failed, voided
+        match_id = spec.match_id
+        if kind == "record":
+            finished.append(value)
+        elif kind == "void":
+            voided += 1
+            with_store_retries(lambda: store.void(match_id, owner, settings.heartbeat_seconds, value),
+                               seconds=retry, what="void")
+        elif kind == "failed":
+            failed += 1
+            errors.append(value)
+            with_store_retries(lambda: store.mark_failed(match_id, owner, value), seconds=retry,
+                               what="mark failed")
+
     with Heartbeat(store, owner, settings):
-        while time.monotonic() - start < max_seconds:
-            if stop is not None and stop():
-                break
-            limit = batch
-            if limit > 1:  # guided: near the end, smaller batches, so the workers end together
-                left = with_store_retries(lambda: store.leasable_count(tournament_id), seconds=retry,
-                                          what="count")
-                limit = max(1, min(limit, math.ceil(left / GUIDED_SHARE)))
-            specs = with_store_retries(lambda: store.lease_next(tournament_id, owner,
-                                                                 settings.lease_seconds, limit),
-                                       seconds=retry, what="lease")
-            if not specs:
-                break
-            began = time.monotonic()
-            finished: list[Any] = []  # written together after the batch: one transaction
-            for spec in specs:
-                try:
-                    if in_process(spec):
-                        raise ValueError("Blue Chip robots play only in the process hosting their "
-                                         "Table Manager (arena tournament run FILE --bluechip HOST:PORT)")
-                    verdict = check_presence(store, spec, owner, default_router(), settings) \
-                        if remote_bots(spec) else "play"
-                    if verdict == DEFERRED:
-                        continue  # a remote bot is offline: the match waits for it
-                    if verdict == FORFEIT:
-                        record = forfeit_record(spec, offline_bots(spec, default_router()),
-                                                settings.absence_limit)
+        try:
+            while leasing or in_flight:
+                for fut in [f for f in in_flight if f.done()]:
+                    settle(in_flight.pop(fut), *fut.result())
+                # one write transaction for what finished (on SQLite the workers' writes
+                # take turns, and a writer that finds the lock held sleeps 1, 2, 5 ... ms:
+                # one turn per match cost a quarter of the play with two workers). A store
+                # outage is waited out for up to two leases; after that the leases expire
+                # and the matches are offered again (and replay identically)
+                if finished:
+                    done_now, finished[:] = list(finished), []
+                    wrote = with_store_retries(lambda: store.record_results(done_now), seconds=2 * retry,
+                                               what=f"{len(done_now)} records")
+                    recorded += sum(wrote)
+                if leasing and time.monotonic() - start >= max_seconds:
+                    leasing = False
+                free = capacity - len(in_flight)
+                if not leasing or free <= 0:
+                    wait(list(in_flight), timeout=1.0, return_when=FIRST_COMPLETED)
+                    continue
+                if stop is not None and stop():  # a gauntlet's SPRT decided: lease nothing more
+                    leasing = False
+                    continue
+                limit = min(batch, free)
+                if limit > 1:  # guided: near the end, smaller batches, so the workers end together
+                    left = with_store_retries(lambda: store.leasable_count(tournament_id), seconds=retry,
+                                              what="count")
+                    limit = max(1, min(limit, math.ceil(left / GUIDED_SHARE)))
+                specs = with_store_retries(lambda: store.lease_next(tournament_id, owner,
+                                                                     settings.lease_seconds, limit),
+                                           seconds=retry, what="lease")
+                if not specs:
+                    leasing = False
+                    continue
+                began, played = time.monotonic(), 0
+                for spec in specs:
+                    if remote_bots(spec) and not in_process(spec):
+                        # a remote match waits on its bots, not on this CPU: on a thread,
+                        # beside the others in flight and this task's local matches
+                        if threads is None:
+                            threads = DaemonThreads(capacity)
+                        in_flight[threads.submit(_play_one, spec, store, owner, settings)] = spec
                     else:
-                        record = play_spec(spec)
-                except RouteFailure as exc:  # the platform failed, not a bot: void, replayed
-                    log.warning("match %s void (platform fault): %s", spec.match_id, exc)
-                    voided += 1
-                    reason, match_id = str(exc), spec.match_id
-                    with_store_retries(lambda: store.void(match_id, owner, settings.heartbeat_seconds,
-                                                          reason), seconds=retry, what="void")
-                    continue
-                except Exception as exc:  # noqa: BLE001 - recorded as the match's failure
-                    log.exception("match %s failed", spec.match_id)
-                    errors.append(f"{spec.match_id}: {type(exc).__name__}: {exc}")
-                    failed += 1
-                    match_id = spec.match_id
-                    with_store_retries(lambda: store.mark_failed(match_id, owner, errors[-1]),
-                                       seconds=retry, what="mark failed")
-                    continue
-                finished.append(record)
-            # one write transaction for the batch (on SQLite the workers' writes take
-            # turns, and a writer that finds the lock held sleeps 1, 2, 5 ... ms: one
-            # turn per match cost a quarter of the play with two workers). A store
-            # outage is waited out for up to two leases; after that the leases expire
-            # and the matches are offered again (and replay identically)
-            if finished:
-                wrote = with_store_retries(lambda: store.record_results(finished), seconds=2 * retry,
-                                           what=f"{len(finished)} records")
-                recorded += sum(wrote)
-            # lease about TARGET_BATCH_SECONDS of play at a time (short matches: fewer
-            # store round trips; long ones: one at a time, so the work stays spread)
-            per_match = (time.monotonic() - began) / len(specs)
-            batch = max(1, min(MAX_BATCH, int(TARGET_BATCH_SECONDS / max(per_match, 1e-3))))
+                        settle(spec, *_play_one(spec, store, owner, settings))
+                        played += 1
+                if played:
+                    # lease about TARGET_BATCH_SECONDS of local play at a time (short
+                    # matches: fewer store round trips; long ones: one at a time)
+                    per_match = (time.monotonic() - began) / played
+                    batch = max(1, min(MAX_BATCH, int(TARGET_BATCH_SECONDS / max(per_match, 1e-3))))
+                else:  # remote only: fill the free places at once
+                    batch = MAX_BATCH
+        finally:
+            if threads is not None:
+                threads.shutdown()
     # the tournament may be complete now: finish it at once instead of at the next pass
     try:
         Conductor(store, CeleryDispatcher(self.app, store_url=url), settings).reconcile(tournament_id)

@@ -12,8 +12,10 @@ nothing back there).
 A bot in its reconnection grace period (:mod:`arena.gateway.session`) keeps its
 online key and its pull: its requests wait at the hub for its next stream. A
 request that waits at the gateway (queued behind the bot's other requests, or held
-during the grace period) gets a ``Q`` on its reply key, so that its worker waits for
-it beyond its own deadline bound, while the bot stays online. Answers carry the
+during the grace period) gets a ``Q`` with this gateway's id on its reply key, so
+that its worker waits for it beyond its own deadline bound, while the bot stays
+online at this gateway (a restarted gateway has another id: a worker whose request
+died with the old one gives up instead of waiting for it). Answers carry the
 bot's time (``d<microseconds>|<Decision>``: from the request's write to the bot's
 stream to the answer), which is the part of the deadline the bot used.
 """
@@ -416,7 +418,7 @@ class _Answer:
     def on_queued(self) -> None:
         if not self._done and not self._queued:  # one Q is enough: the worker then waits on presence
             self._queued = True
-            self._bridge._reply(self._key, b"Q")
+            self._bridge._reply(self._key, b"Q" + self._bridge.gateway_id.encode())
 
     def on_sent(self) -> None:
         self._sent = time.monotonic()

@@ -30,9 +30,10 @@ request queue item
 reply
     ``b"d" + <microseconds the bot had it> + b"|" + Decision`` (``b"D" + Decision``
     from older gateways) | ``b"T" + reason`` (DecisionTimeout) |
-    ``b"F" + reason`` (AgentFailure); before one of these, possibly ``b"Q"``: the
-    gateway queued the request (behind the bot's other requests, or while the bot
-    reconnects) and its deadline clock has not started.
+    ``b"F" + reason`` (AgentFailure); before one of these, possibly ``b"Q" + <gateway
+    id>``: that gateway queued the request (behind the bot's other requests, or while
+    the bot reconnects) and its deadline clock has not started (a bare ``b"Q"`` from
+    older gateways names none).
 
 One decision costs the worker one round trip and one wake-up: ``CLIENT REPLY SKIP``,
 a Lua script (``EVAL``: push the request if the bot is online, else push an ``F``
@@ -44,8 +45,12 @@ gateway that died). When a session closes the gateway deletes the online key and
 answers every request still queued with ``F``; the script's check and the push are
 atomic, so no request is left behind. Answers ready in the same loop turn are pushed
 in one pipeline. After a ``Q`` the worker waits on for the answer as long as the bot's
-online key exists (checked every second; a dead gateway's key expires within
-``online_ttl``), at most :data:`~arena.remote.router.MAX_QUEUE_WAIT` seconds more.
+online key names the gateway that queued the request (checked every second; a dead
+gateway's key expires within ``online_ttl``, and a bot that reconnected to another
+gateway, e.g. a restarted one, has that gateway's id there: the queued request died
+with its gateway, and the worker gives up at once with
+:class:`~arena.bots.base.RouteFailure`, a platform fault), at most
+:data:`~arena.remote.router.MAX_QUEUE_WAIT` seconds more.
 
 Deadlines cross processes as wall-clock times (hosts are assumed NTP-synced).
 """
@@ -271,8 +276,8 @@ class RedisRouter(DecisionRouter):
             except BaseException:
                 self._drop_connection()  # e.g. interrupted mid-read: the replies are unread
                 raise
-        if popped is not None and popped[1] == b"Q":
-            popped = self._wait_queued(bot_id, reply_key, timeout)
+        if popped is not None and popped[1][:1] == b"Q":
+            popped = self._wait_queued(bot_id, reply_key, timeout, popped[1][1:])
         if popped is None:
             # the gateway answers every request it took by its deadline (T when the bot
             # was silent): no answer at all means the gateway itself went away
@@ -290,23 +295,32 @@ class RedisRouter(DecisionRouter):
             raise DecisionTimeout(body.decode(errors="replace"))
         raise AgentFailure(body.decode(errors="replace"))
 
-    def _wait_queued(self, bot_id: str, reply_key: bytes, timeout: float) -> Any:
-        """After a ``Q``: the answer, waiting while the bot stays online (None: gave up)."""
+    def _wait_queued(self, bot_id: str, reply_key: bytes, timeout: float, holder: bytes = b"") -> Any:
+        """After a ``Q`` from gateway ``holder`` (empty: not named): the answer, waiting
+        while the bot stays online at that gateway (None: gave up)."""
         client = self._client()
         online = self._keys(bot_id)[0]
         end = time.monotonic() + MAX_QUEUE_WAIT + timeout + self.slack
         try:
             while time.monotonic() < end:
                 popped = client.blpop([reply_key], timeout=1)
-                if popped is not None and popped[1] != b"Q":
+                if popped is not None and popped[1][:1] != b"Q":
                     return popped
-                if popped is None and not client.exists(online):
-                    # gone (a dead gateway, or the bot left): its last word may be in flight
+                if popped is not None:
+                    continue
+                current = client.get(online)
+                if current is None or (holder and current != holder):
+                    # gone (a dead gateway, or the bot left), or the bot is held by another
+                    # gateway now (the one that queued this request died): its last word
+                    # may be in flight
                     popped = client.blpop([reply_key], timeout=max(self.slack, 0.5))
-                    if popped is not None and popped[1] != b"Q":
+                    if popped is not None and popped[1][:1] != b"Q":
                         return popped
-                    raise RouteFailure(f"bot {bot_id} went offline while its request was queued "
-                                       "(its gateway stopped announcing it)")
+                    if current is None:
+                        raise RouteFailure(f"bot {bot_id} went offline while its request was queued "
+                                           "(its gateway stopped announcing it)")
+                    raise RouteFailure(f"the gateway that queued a request for {bot_id} is gone "
+                                       "(the bot is connected to another gateway now)")
         except redis.exceptions.RedisError as exc:
             raise RouteFailure(f"Redis unavailable while routing to {bot_id}: {exc}") from None
         return None

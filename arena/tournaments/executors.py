@@ -8,7 +8,7 @@ method, so no child inherits gRPC or SQLite state) and writes each record as it
 comes back; the parent alone writes to the store (SQLite has one writer). Specs with
 a ``remote:`` bot are played on threads of the parent with the ``router`` given (an
 embedded gateway's :class:`~arena.remote.router.LocalRouter`). Those are daemon
-threads (:class:`_DaemonThreads`): a stopped run does not wait for the remote matches
+threads (:class:`DaemonThreads`): a stopped run does not wait for the remote matches
 it was playing (a bot may take its whole deadline per decision); their results are
 never written, their leases are given back, and the next run plays them again.
 
@@ -57,7 +57,7 @@ from arena.tournaments.conductor import (Conductor, ConductorSettings, Heartbeat
 if TYPE_CHECKING:  # for the annotation only; open_store imports it when called
     from arena.store import Store
 
-__all__ = ["EmbeddedExecutor", "open_store", "Progress"]
+__all__ = ["EmbeddedExecutor", "open_store", "Progress", "DaemonThreads"]
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as records are written."""
@@ -255,8 +255,8 @@ class EmbeddedExecutor:
 
         robots = [s for s in remote if in_process(s)]
         routed = [s for s in remote if not in_process(s)]
-        threads = _DaemonThreads(max(1, min(32, len(routed)))) if routed else None
-        one = _DaemonThreads(1) if robots else None
+        threads = DaemonThreads(max(1, min(32, len(routed)))) if routed else None
+        one = DaemonThreads(1) if robots else None
         futures: set[Future[Any]] = set()
         try:
             if threads is not None:
@@ -328,7 +328,7 @@ class EmbeddedExecutor:
             return [{"match_id": spec.match_id, "error": f"{spec.match_id}: {type(exc).__name__}: {exc}"}]
 
 
-class _DaemonThreads:
+class DaemonThreads:
     """Runs calls on up to ``workers`` daemon threads, each returning a :class:`Future`.
 
     Unlike :class:`~concurrent.futures.ThreadPoolExecutor`, whose threads the

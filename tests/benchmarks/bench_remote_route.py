@@ -6,8 +6,10 @@ Route: a match in a Celery worker (``arena.tournament.work``) ->
 gateway's :class:`~arena.gateway.redis_bridge.RedisBridge` -> session -> gRPC stream
 -> Python SDK random bot process -> back the same way.
 
-Measured with 1 concurrent match (one task playing its batch of matches in turn,
-worker ``-c 1``) and with 8 (eight tasks on a worker ``-c 8``). Every seat of each
+Measured with 1 concurrent match and with 8: a worker of ``--processes`` pool
+processes (default 1), each playing its share of the concurrent remote matches on
+threads (``ARENA_REMOTE_MATCHES`` = concurrent matches / processes; a worker plays
+remote matches on threads, :mod:`workers.tasks`). Every seat of each
 bridge match is the remote bot, so every decision asked is remote; the per-decision
 time is the referee's measure (``ActionEntry.ms``: ``RemoteAgent.act``), the rate is
 decisions asked / wall time of the phase (first match start to last match end). The
@@ -27,7 +29,7 @@ with its default loop (also uvloop when installed). The baselines use plain
 asyncio, as a user's own gRPC or Redis code would.
 
 Run: ``python tests/benchmarks/bench_remote_route.py [--matches 40] [--repeat 3]
-[--event-loop auto] [--redis-url redis://127.0.0.1:6379/9] [--json out.json]`` (uses and
+[--processes 1] [--event-loop auto] [--redis-url redis://127.0.0.1:6379/9] [--json out.json]`` (uses and
 flushes that Redis database). On a shared machine single runs scatter (the ratio by
 about +-0.1, the rate by +-15 %): ``--repeat`` prints the medians.
 Not a test: figures vary with machine load.
@@ -165,7 +167,7 @@ def _ts(text: str) -> float:
 
 
 def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches: int,
-                others: dict[str, int]) -> dict[str, Any]:
+                others: dict[str, int], processes: int = 1) -> dict[str, Any]:
     from arena.records.spec import MatchSpec, make_match_id
     from arena.tournaments.conductor import Conductor
     from arena.tournaments.executors import open_store
@@ -178,12 +180,14 @@ def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches:
                        deadline_ms=5000) for i in range(matches * concurrency)]
     store = open_store(url)
     store.add_tournament(tid, tid, "bridge", {}, specs)
-    env = dict(os.environ, ARENA_REDIS_URL=redis_url, ARENA_STORE_URL=url)
+    processes = max(1, min(processes, concurrency))
+    env = dict(os.environ, ARENA_REDIS_URL=redis_url, ARENA_STORE_URL=url,
+               ARENA_REMOTE_MATCHES=str(max(1, concurrency // processes)))
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     log = tdir / f"{tid}.log"
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "-P", "prefork",
-         "-c", str(concurrency), "-n", f"{tid}@%h", "-l", "info", "--without-gossip",
+         "-c", str(processes), "-n", f"{tid}@%h", "-l", "info", "--without-gossip",
          "--without-mingle", "--without-heartbeat"], env=env, cwd=str(ROOT),
         stdout=open(log, "wb"), stderr=subprocess.STDOUT, start_new_session=True)  # noqa: SIM115
     try:
@@ -216,7 +220,7 @@ def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches:
     asked = sum(1 for r in store.records(tid) for a in r.actions if not a.forced)
     return {"cpu_ms_per_decision": {k: round(v * 1000 / asked, 3) for k, v in cpu.items()},
             "wakeups_per_decision": {k: round(v / asked, 2) for k, v in wake.items()},
-            "concurrent_matches": concurrency, "decisions": len(times),
+            "concurrent_matches": concurrency, "processes": processes, "decisions": len(times),
             "rate": len(times) / (stop - start), "p50_ms": percentile(times, 0.5),
             "p99_ms": percentile(times, 0.99), "faults": faults}
 
@@ -259,7 +263,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             others = {"gateway": gateway.pid, "bot": bot.pid,
                       "redis": int(client.info("server")["process_id"])}
             figures["route_1"] = route_phase(args.redis_url, Path(tmp), "route1", 1, args.matches, others)
-            figures["route_8"] = route_phase(args.redis_url, Path(tmp), "route8", 8, args.matches, others)
+            figures["route_8"] = route_phase(args.redis_url, Path(tmp), "route8", 8, args.matches, others,
+                                             args.processes)
         finally:
             for proc in (bot, gateway):
                 proc.terminate()
@@ -286,7 +291,8 @@ def report(figures: dict[str, Any]) -> None:
         print(f"  {label:<28} p50 {f['p50_ms']:.3f} ms  p99 {f['p99_ms']:.3f} ms  {f['rate']:8.0f}/s")
     for key in ("route_1", "route_8"):
         f = figures[key]
-        print(f"  route, {f['concurrent_matches']} concurrent match(es)   p50 {f['p50_ms']:.3f} ms  "
+        print(f"  route, {f['concurrent_matches']} concurrent match(es) in {f.get('processes', 1)} "
+              f"process(es)   p50 {f['p50_ms']:.3f} ms  "
               f"p99 {f['p99_ms']:.3f} ms  {f['rate']:8.0f} decisions/s  ({f['decisions']} decisions, "
               f"{f['faults']} faults)")
         print("      CPU ms per decision: " + ", ".join(f"{k} {v:.3f}" for k, v in f["cpu_ms_per_decision"].items()))
@@ -301,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=4.0, help="per plain baseline")
     parser.add_argument("--repeat", type=int, default=1,
                         help="whole measurements in a row; with more than one, the medians are printed")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="worker pool processes sharing the 8 concurrent matches (on threads)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9")
     parser.add_argument("--event-loop", default="auto", choices=("auto", "asyncio", "uvloop"),
                         help="the gateway's event loop (as arena serve --event-loop)")

@@ -130,3 +130,68 @@ def _has_client(url: str) -> bool:
         return False
     finally:
         client.close()
+
+
+def _hand_gateway(url: str, bot_id: str, gateway_id: bytes, then: Any) -> Any:
+    """A stand-in for a gateway's bridge: announces ``bot_id`` as held by
+    ``gateway_id``, takes the first request from its queue, answers ``Q`` (queued at
+    this gateway), then calls ``then(client, reply_key)`` on a thread."""
+    import threading
+
+    from arena.remote.redis_router import online_key, requests_key
+
+    client = redis.Redis.from_url(url)
+    client.set(online_key(bot_id), gateway_id, ex=30)
+
+    def serve() -> None:
+        _, item = client.blpop([requests_key(bot_id)], timeout=10)
+        reply_key = item[1:].split(b"|", 2)[1]
+        client.rpush(reply_key, b"Q" + gateway_id)
+        then(client, reply_key)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_queued_request_waits_while_its_gateway_holds_the_bot(redis_url: str) -> None:
+    from arena.remote.redis_router import RedisRouter
+
+    def answer_later(client: Any, reply_key: bytes) -> None:
+        time.sleep(2.5)  # beyond the request's own deadline + slack: the Q keeps the worker waiting
+        decision = bot_pb2.Decision(request_id=1, action_id=7)
+        client.rpush(reply_key, b"d1000|" + decision.SerializeToString())
+
+    thread = _hand_gateway(redis_url, "queued", b"gw-a", answer_later)
+    router = RedisRouter(redis_url, slack=0.5)
+    try:
+        decision, thinking = router.decide_timed("queued", _request(7), 1.0)
+        assert decision.action_id == 7 and thinking == pytest.approx(0.001)
+    finally:
+        thread.join(10)
+        router.close()
+
+
+def test_a_queued_request_fails_at_once_when_its_gateway_is_replaced(redis_url: str) -> None:
+    """A gateway killed and restarted: the bot reconnects to the new gateway (another
+    id on its online key) and the old one's queued requests died with it. The worker
+    gives up within a second or two (a platform fault: the match is void and
+    replayed), instead of waiting for the queue bound (minutes) for an answer that
+    cannot come."""
+    from arena.bots.base import RouteFailure
+    from arena.remote.redis_router import RedisRouter, online_key
+
+    def restart(client: Any, reply_key: bytes) -> None:
+        time.sleep(0.3)
+        client.set(online_key("moved"), b"gw-b", ex=30)  # the restarted gateway holds the bot
+
+    thread = _hand_gateway(redis_url, "moved", b"gw-a", restart)
+    router = RedisRouter(redis_url, slack=0.5)
+    try:
+        start = time.monotonic()
+        with pytest.raises(RouteFailure, match="another gateway"):
+            router.decide("moved", _request(3), 1.0)
+        assert time.monotonic() - start < 4.0
+    finally:
+        thread.join(10)
+        router.close()

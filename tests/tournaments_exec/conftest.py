@@ -171,8 +171,11 @@ def children(pid: int) -> set[int]:
 
 
 TEST_SETTINGS = {"ARENA_LEASE_SECONDS": "3", "ARENA_HEARTBEAT_SECONDS": "0.5",
-                 "ARENA_CONDUCTOR_INTERVAL": "0.5", "ARENA_RETRY_BACKOFF_SECONDS": "0.2"}
-"""Short leases and passes for the fault tests (the drills use the defaults)."""
+                 "ARENA_CONDUCTOR_INTERVAL": "0.5", "ARENA_RETRY_BACKOFF_SECONDS": "0.2",
+                 "ARENA_REMOTE_MATCHES": "2"}
+"""Short leases and passes for the fault tests (the drills use the defaults); two
+remote matches in flight per worker process (on threads), so that a fault in
+mid-tournament still finds matches left to start."""
 
 
 def worker_env(redis_url: str, store_url: str) -> dict[str, str]:

@@ -255,7 +255,8 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
                     leasing = False
                 free = capacity - len(in_flight)
                 if not leasing or free <= 0:
-                    wait(list(in_flight), timeout=1.0, return_when=FIRST_COMPLETED)
+                    if in_flight:  # (wait() on no futures sleeps its whole timeout)
+                        wait(list(in_flight), timeout=1.0, return_when=FIRST_COMPLETED)
                     continue
                 if stop is not None and stop():  # a gauntlet's SPRT decided: lease nothing more
                     leasing = False

@@ -15,7 +15,9 @@ time is the referee's measure (``ActionEntry.ms``: ``RemoteAgent.act``), the rat
 decisions asked / wall time of the phase (first match start to last match end). The
 first match of every batch is left out (connection setup). Per process (the worker's
 pool counted as one), CPU ms and wake-ups (voluntary context switches, all threads)
-per decision asked, from the phase's start until its tournament is done.
+per decision asked, from the phase's start until its tournament is done; the
+workers' wake-ups are left out (their remote matches run on threads that end with
+each task, and an ended thread's switches are no longer readable).
 
 Baselines in the same run: plain grpc.aio bidirectional-stream ping-pong (the
 request's size) between this process and a child echo server, and plain Redis
@@ -219,7 +221,7 @@ def route_phase(redis_url: str, tdir: Path, tid: str, concurrency: int, matches:
     stop = max(_ts(r.finished_at) for r in records)
     asked = sum(1 for r in store.records(tid) for a in r.actions if not a.forced)
     return {"cpu_ms_per_decision": {k: round(v * 1000 / asked, 3) for k, v in cpu.items()},
-            "wakeups_per_decision": {k: round(v / asked, 2) for k, v in wake.items()},
+            "wakeups_per_decision": {k: round(v / asked, 2) for k, v in wake.items() if k != "workers"},
             "concurrent_matches": concurrency, "processes": processes, "decisions": len(times),
             "rate": len(times) / (stop - start), "p50_ms": percentile(times, 0.5),
             "p99_ms": percentile(times, 0.99), "faults": faults}

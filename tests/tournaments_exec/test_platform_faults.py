@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -81,25 +82,32 @@ def _summary(store: Any, tid: str) -> dict[str, Any]:
                          [(f.seat, f.kind) for f in r.faults]) for r in store.records(tid)}
 
 
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The same tournament, no fault: embedded, with a gateway of its own."""
-    tmp_path = tmp_path_factory.mktemp("reference")
-    (tmp_path / "pf.toml").write_text(TOML, encoding="utf-8")
-    url = f"sqlite:///{tmp_path / 'ref.db'}"
-    _, token = open_store(url).bot_registry().register("pf-bot")
+def embedded_summary(file: Path, tid: str, bot_id: str,
+                     start_bot: Callable[[int, str], subprocess.Popen[bytes]]) -> dict[str, Any]:
+    """:func:`_summary` of the tournament in ``file`` played embedded (``arena
+    tournament run`` hosting its own gateway, one process) with the SDK bot that
+    ``start_bot(port, token)`` starts, in a store beside ``file``."""
+    url = f"sqlite:///{file.parent / (tid + '-embedded.db')}"
+    _, token = open_store(url).bot_registry().register(bot_id)
     port = _free_port()
-    bot = _bot(port, token)
+    bot = start_bot(port, token)
     try:
-        file = tmp_path / "pf.toml"
         run = subprocess.run([sys.executable, "-m", "arena", "tournament", "run", str(file), "--store", url,
-                              "--gateway", f"127.0.0.1:{port}", "-j", "1"], env=_env(), cwd=str(tmp_path),
+                              "--gateway", f"127.0.0.1:{port}", "-j", "1"], env=_env(), cwd=str(file.parent),
                              capture_output=True, text=True, timeout=180)
         assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     finally:
         bot.kill()
         bot.wait(10)
-    ref = _summary(open_store(url), "pf")
+    return _summary(open_store(url), tid)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The same tournament, no fault: embedded, with a gateway of its own."""
+    file = tmp_path_factory.mktemp("reference") / "pf.toml"
+    file.write_text(TOML, encoding="utf-8")
+    ref = embedded_summary(file, "pf", "pf-bot", _bot)
     assert len(ref) == 24 and not any(f for _, _, f in ref.values())
     return ref
 

@@ -22,8 +22,8 @@ from workers.celery import make_app
 from workers.dispatch import CeleryDispatcher
 from workers.tasks import REMOTE_MATCHES, remote_matches
 
-from .conftest import ROOT, VISIBILITY_TIMEOUT, RedisServer, Worker, worker_env
-from .test_platform_faults import _env, _free_port, _gateway, _summary
+from .conftest import VISIBILITY_TIMEOUT, RedisServer, Worker, worker_env
+from .test_platform_faults import _env, _free_port, _gateway, _summary, embedded_summary
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -80,20 +80,7 @@ def test_one_worker_process_plays_remote_matches_on_threads(tmp_path: Path, redi
     file = tmp_path / "rt.toml"
     file.write_text(TOML, encoding="utf-8")
 
-    # the reference: the same tournament embedded, its gateway hosted by the run
-    ref_url = f"sqlite:///{tmp_path / 'ref.db'}"
-    _, token = open_store(ref_url).bot_registry().register("rt-bot")
-    port = _free_port()
-    bot = _bot(port, token)
-    try:
-        run = subprocess.run([sys.executable, "-m", "arena", "tournament", "run", str(file), "--store", ref_url,
-                              "--gateway", f"127.0.0.1:{port}", "-j", "1"], env=_env(), cwd=str(tmp_path),
-                             capture_output=True, text=True, timeout=180)
-        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    finally:
-        bot.kill()
-        bot.wait(10)
-    reference = _summary(open_store(ref_url), "rt")
+    reference = embedded_summary(file, "rt", "rt-bot", _bot)  # the same tournament, embedded
 
     url = f"sqlite:///{tmp_path / 'rt.db'}"
     store = open_store(url)

@@ -7,7 +7,7 @@ gateway's :class:`~arena.gateway.redis_bridge.RedisBridge` -> session -> gRPC st
 -> Python SDK random bot process -> back the same way.
 
 Measured with 1 concurrent match and with 8: a worker of ``--processes`` pool
-processes (default 1), each playing its share of the concurrent remote matches on
+processes (default 2: one per core, as deployed), each playing its share of the concurrent remote matches on
 threads (``ARENA_REMOTE_MATCHES`` = concurrent matches / processes; a worker plays
 remote matches on threads, :mod:`workers.tasks`). Every seat of each
 bridge match is the remote bot, so every decision asked is remote; the per-decision
@@ -31,7 +31,7 @@ with its default loop (also uvloop when installed). The baselines use plain
 asyncio, as a user's own gRPC or Redis code would.
 
 Run: ``python tests/benchmarks/bench_remote_route.py [--matches 40] [--repeat 3]
-[--processes 1] [--event-loop auto] [--redis-url redis://127.0.0.1:6379/9] [--json out.json]`` (uses and
+[--processes 2] [--event-loop auto] [--redis-url redis://127.0.0.1:6379/9] [--json out.json]`` (uses and
 flushes that Redis database). On a shared machine single runs scatter (the ratio by
 about +-0.1, the rate by +-15 %): ``--repeat`` prints the medians.
 Not a test: figures vary with machine load.
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=4.0, help="per plain baseline")
     parser.add_argument("--repeat", type=int, default=1,
                         help="whole measurements in a row; with more than one, the medians are printed")
-    parser.add_argument("--processes", type=int, default=1,
+    parser.add_argument("--processes", type=int, default=2,
                         help="worker pool processes sharing the 8 concurrent matches (on threads)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/9")
     parser.add_argument("--event-loop", default="auto", choices=("auto", "asyncio", "uvloop"),

@@ -168,7 +168,7 @@ def _play_one(spec: Any, store: Any, owner: str, settings: Any) -> tuple[str, An
     remote bot is offline: the lease was given back), ``("void", reason)`` (the
     platform failed: replayed) or ``("failed", reason)``. Any thread may call it."""
     from arena.bots.base import RouteFailure
-    from arena.tournaments.runner import (DEFERRED, FORFEIT, check_presence, default_router,
+    from arena.tournaments.runner import (DEFERRED, FORFEIT, PLAY, check_presence, default_router,
                                          forfeit_record, in_process, offline_bots, play_spec,
                                          remote_bots)
 
@@ -177,7 +177,7 @@ def _play_one(spec: Any, store: Any, owner: str, settings: Any) -> tuple[str, An
             raise ValueError("Blue Chip robots play only in the process hosting their "
                              "Table Manager (arena tournament run FILE --bluechip HOST:PORT)")
         verdict = check_presence(store, spec, owner, default_router(), settings) \
-            if remote_bots(spec) else "play"
+            if remote_bots(spec) else PLAY
         if verdict == DEFERRED:
             return "deferred", None  # a remote bot is offline: the match waits for it
         if verdict == FORFEIT:

@@ -10,7 +10,8 @@ back on their reply keys (on a connection with ``CLIENT REPLY OFF``: Redis sends
 nothing back there).
 
 A bot in its reconnection grace period (:mod:`arena.gateway.session`) keeps its
-online key and its pull: its requests wait at the hub for its next stream. A
+online key and its pull: its requests wait at the hub for its next stream; its
+between key is set meanwhile, so that no worker starts a new match against it. A
 request that waits at the gateway (queued behind the bot's other requests, or held
 during the grace period) gets a ``Q`` with this gateway's id on its reply key, so
 that its worker waits for it beyond its own deadline bound, while the bot stays
@@ -35,7 +36,7 @@ import redis.asyncio as aioredis
 
 from arena.bot.v1 import bot_pb2
 from arena.bots.base import DecisionTimeout
-from arena.remote.redis_router import REPLY_TTL, online_key, pack_command, requests_key
+from arena.remote.redis_router import REPLY_TTL, between_key, online_key, pack_command, requests_key
 
 __all__ = ["RedisBridge", "RespConnection", "open_resp", "PULL_BATCH"]
 
@@ -199,6 +200,8 @@ class RedisBridge:
         self.online_ttl = online_ttl
         self._redis: aioredis.Redis | None = None
         self._pullers: dict[str, asyncio.Task[None]] = {}
+        self._between: set[str] = set()
+        """Bots whose between key this gateway has set (in their grace period)."""
         self._supervisor: asyncio.Task[None] | None = None
         self._replier: asyncio.Task[None] | None = None
         self._reply_conn: RespConnection | None = None
@@ -254,11 +257,19 @@ class RedisBridge:
                     self._pullers[bot_id] = asyncio.get_running_loop().create_task(self._pull(bot_id))
                 for bot_id in set(self._pullers) - connected:
                     await self._offline(bot_id)
+                between = self.hub.between_streams() & set(self._pullers)
+                for bot_id in between - self._between:  # no new match starts against it
+                    await self._redis.set(between_key(bot_id), self.gateway_id, ex=int(self.online_ttl))
+                for bot_id in self._between - between:  # streaming again (or gone)
+                    await self._redis.delete(between_key(bot_id))
+                self._between = between
                 now = time.monotonic()
                 if now - last_refresh >= 1.0 and self._pullers:
                     pipe = self._redis.pipeline(transaction=False)
                     for bot_id in self._pullers:
                         pipe.set(online_key(bot_id), self.gateway_id, ex=int(self.online_ttl))
+                        if bot_id in self._between:
+                            pipe.set(between_key(bot_id), self.gateway_id, ex=int(self.online_ttl))
                     await pipe.execute()
                     last_refresh = now
             except asyncio.CancelledError:
@@ -275,8 +286,9 @@ class RedisBridge:
             await _settle(task)
         if self._redis is None:
             return
+        self._between.discard(bot_id)
         try:
-            await self._redis.delete(online_key(bot_id))
+            await self._redis.delete(online_key(bot_id), between_key(bot_id))
             while True:
                 item = await self._redis.lpop(requests_key(bot_id))
                 if item is None:

@@ -27,7 +27,8 @@ connection broke, the call was cancelled) or is taken over by a second stream
 with the same token, its outstanding requests are *held* for
 :data:`RECONNECT_GRACE_SECONDS` (5 s by default, ``SessionHub(grace=...)``): their
 deadline clocks stop, the bot stays present (``is_connected``; the Redis bridge
-keeps its online key), new requests for it are held too, and the next stream of
+keeps its online key) but not streaming (``is_streaming``: no new match starts
+against it; the bridge sets its between key), new requests for it are held too, and the next stream of
 the same bot gets every held request again (same ``request_id``, the time left on
 its clock as ``deadline_ms``). A second stream with the same token takes the first
 one's requests over at once. If no stream comes within the grace period, every
@@ -594,9 +595,19 @@ class SessionHub:
         """Whether the bot has a stream, or is in its reconnection grace period."""
         return bot_id in self.sessions or bot_id in self.held
 
+    def is_streaming(self, bot_id: str) -> bool:
+        """Whether the bot has a stream now (not between streams): new matches start
+        only then (a match started in the grace period would wait for a bot that may
+        not come back, and its faults would be the bot's)."""
+        return bot_id in self.sessions
+
     def present(self) -> set[str]:
         """Bots with a stream or in their grace period (the Redis bridge's online keys)."""
         return set(self.sessions) | set(self.held)
+
+    def between_streams(self) -> set[str]:
+        """Bots in their grace period without a stream (the Redis bridge's between keys)."""
+        return set(self.held) - set(self.sessions)
 
     def close_bot(self, bot_id: str, status: grpc.StatusCode, details: str) -> None:
         """Close the bot's session, if any (e.g. after its token was revoked); its

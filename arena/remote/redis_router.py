@@ -17,6 +17,10 @@ Keys
     string (the gateway id) with a TTL of ``online_ttl`` seconds (5 s), refreshed
     every second by the gateway that holds the bot's session and deleted when the
     session closes. ``is_connected`` reads it.
+``arena:bot:<bot_id>:between``
+    string (the gateway id), set while the bot is between streams in its
+    reconnection grace period (the online key stays: its requests are held), with
+    the online key's TTL; ``is_streaming`` (may a new match start?) reads both.
 ``arena:reply:<uuid>:<n>``
     list; the reply of one request (a random prefix per worker thread, then a
     counter), expiring ``REPLY_TTL`` seconds after the push.
@@ -73,7 +77,7 @@ from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout, RouteFailure
 from arena.remote.router import MAX_QUEUE_WAIT, DecisionRouter
 
-__all__ = ["RedisRouter", "requests_key", "online_key", "pack_command", "REPLY_TTL"]
+__all__ = ["RedisRouter", "requests_key", "online_key", "between_key", "pack_command", "REPLY_TTL"]
 
 log = logging.getLogger("arena.remote.redis")
 
@@ -117,6 +121,11 @@ def requests_key(bot_id: str) -> str:
 def online_key(bot_id: str) -> str:
     """The presence key of ``bot_id`` (set while a gateway holds its session)."""
     return f"arena:bot:{bot_id}:online"
+
+
+def between_key(bot_id: str) -> str:
+    """Set while ``bot_id`` is between streams in its reconnection grace period."""
+    return f"arena:bot:{bot_id}:between"
 
 
 def pack_command(*args: bytes) -> bytes:
@@ -367,6 +376,14 @@ class RedisRouter(DecisionRouter):
             return bool(self._client().exists(online_key(bot_id)))
         except redis.exceptions.RedisError:
             return False
+
+    def is_streaming(self, bot_id: str) -> bool:
+        """Online and not between streams (one round trip)."""
+        try:
+            online, between = self._client().mget([online_key(bot_id), between_key(bot_id)])
+        except redis.exceptions.RedisError:
+            return False
+        return online is not None and between is None
 
     def wait_connected(self, bot_id: str, timeout: float = 10.0) -> bool:
         """Poll until a gateway announces ``bot_id`` (for tests and scripts)."""

@@ -51,6 +51,8 @@ class Hub(Protocol):
 
     def is_connected(self, bot_id: str) -> bool: ...
 
+    def is_streaming(self, bot_id: str) -> bool: ...
+
 
 class DecisionRouter(ABC):
     """How a referee reaches a connected bot."""
@@ -81,7 +83,14 @@ class DecisionRouter(ABC):
 
     @abstractmethod
     def is_connected(self, bot_id: str) -> bool:
-        """Whether the bot has a session now."""
+        """Whether the bot is present: it has a stream, or it is between streams in
+        its reconnection grace period (its requests are held for its next stream)."""
+
+    def is_streaming(self, bot_id: str) -> bool:
+        """Whether the bot has a stream now (present and not between streams): what a
+        match must see to *start* (:func:`arena.tournaments.runner.offline_bots`).
+        Routers that cannot tell answer :meth:`is_connected`."""
+        return self.is_connected(bot_id)
 
 
 class LocalRouter(DecisionRouter):
@@ -136,3 +145,6 @@ class LocalRouter(DecisionRouter):
 
     def is_connected(self, bot_id: str) -> bool:
         return self.hub.is_connected(bot_id)
+
+    def is_streaming(self, bot_id: str) -> bool:
+        return self.hub.is_streaming(bot_id)

@@ -106,8 +106,12 @@ def remote_bots(spec: MatchSpec) -> list[str]:
 
 
 def offline_bots(spec: MatchSpec, router: Any) -> list[str]:
-    """The spec's remote bots that are not connected to a gateway now."""
-    return [b for b in remote_bots(spec) if not router.is_connected(b)]
+    """The spec's remote bots that have no stream to a gateway now, including bots
+    between streams in their reconnection grace period (their requests in flight are
+    held for them, but no new match starts: it is deferred). A router without
+    ``is_streaming`` is asked ``is_connected``."""
+    streaming = getattr(router, "is_streaming", router.is_connected)
+    return [b for b in remote_bots(spec) if not streaming(b)]
 
 
 PLAY, DEFERRED, FORFEIT = "play", "deferred", "forfeit"

@@ -175,6 +175,43 @@ def test_requests_queued_for_a_bot_that_leaves_fail_quickly(route: _Route) -> No
         route.router.decide("leaver", _request(9), 5.0)
 
 
+def test_a_bot_between_streams_is_present_but_starts_no_match(route: _Route) -> None:
+    """In its reconnection grace period a bot stays connected (its requests in flight
+    are held) but is not streaming, so no new match starts against it (runner's
+    ``offline_bots``, which defers the match); a new stream makes it streaming again,
+    and a grace period that ends takes it offline."""
+    from arena.records.spec import MatchSpec
+    from arena.tournaments.runner import offline_bots
+    from gateway.helpers import BotThread
+
+    router = route.router
+    spec = MatchSpec("t:0", "t", 0, "highcard", None, {}, 1, ("m", "r"), ("remote:hop", "builtin:random"))
+    _, token = route.gateway.registry.register("hop")
+
+    def until(condition: Any, what: str, seconds: float = 5.0) -> None:
+        end = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < end, what
+            time.sleep(0.01)
+
+    first = BotThread(EchoBot(), route.gateway.target, token).start()
+    until(lambda: router.is_streaming("hop"), "the bot never streamed")
+    assert router.is_connected("hop") and offline_bots(spec, router) == []
+    first.stop()
+    until(lambda: not router.is_streaming("hop"), "still streaming after its stream ended", GRACE)
+    assert router.is_connected("hop")  # its requests are held for the grace period
+    assert offline_bots(spec, router) == ["hop"]
+    second = BotThread(EchoBot(), route.gateway.target, token).start()
+    try:
+        until(lambda: router.is_streaming("hop"), "not streaming after a new stream")
+        assert offline_bots(spec, router) == []
+        assert router.decide("hop", _request(4), 5.0).action_id == 4
+    finally:
+        second.stop()
+    until(lambda: not router.is_connected("hop"), "still present after the grace period", GRACE + 3)
+    assert not router.is_streaming("hop")
+
+
 def test_the_bridge_survives_a_redis_restart(route: _Route, redis_server: RedisServer) -> None:
     route.connect("echo", EchoBot())
     assert route.router.decide("echo", _request(7), 5.0).action_id == 7

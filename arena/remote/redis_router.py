@@ -69,6 +69,7 @@ import threading
 import time
 import uuid
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
 import redis
@@ -77,12 +78,18 @@ from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout, RouteFailure
 from arena.remote.router import MAX_QUEUE_WAIT, DecisionRouter
 
-__all__ = ["RedisRouter", "requests_key", "online_key", "between_key", "pack_command", "REPLY_TTL"]
+__all__ = ["RedisRouter", "requests_key", "online_key", "between_key", "pack_command", "REPLY_TTL",
+           "MAX_CONNECTIONS"]
 
 log = logging.getLogger("arena.remote.redis")
 
 REPLY_TTL = 60
 """Seconds a reply key lives after its push (a worker that gave up never reads it)."""
+
+MAX_CONNECTIONS = 512
+"""Default bound of a router's connection pool. A process holds as many connections
+as it has calls in flight at once (remote matches on threads, each waiting on one
+decision), so this is a safety cap far above what a worker needs, not a size."""
 
 _PUSH = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -102,7 +109,7 @@ _SKIP = b"*3\r\n$6\r\nCLIENT\r\n$5\r\nREPLY\r\n$4\r\nSKIP\r\n"
 """``CLIENT REPLY SKIP``: no reply to it, nor to the command after it."""
 
 _ROUTERS: weakref.WeakSet[RedisRouter] = weakref.WeakSet()
-"""Every live :class:`RedisRouter`: after a fork each starts afresh in the child."""
+"""Every live :class:`RedisRouter`: after a fork each takes new reply keys in the child."""
 
 
 def _routers_after_fork() -> None:
@@ -141,50 +148,66 @@ class RedisRouter(DecisionRouter):
         own reply (``T`` when the bot was silent). No reply at all by then means the
         gateway itself is gone: :class:`~arena.bots.base.RouteFailure` (a platform
         fault: the match is void and replayed), as is a lost connection to Redis.
+    :param max_connections: most connections this router opens at once
+        (:data:`MAX_CONNECTIONS`); reaching it is a route failure, never a bot's.
+
+    Connections: one redis-py connection pool per router, and one router per
+    process (:func:`arena.tournaments.runner.default_router`), shared by every
+    thread and every task of the process. Each call takes a connection from the
+    pool and gives it back on every path (an answer, a timeout, a failure, an
+    interruption); a connection whose replies may be unread (interrupted mid-read,
+    an error) is closed before it goes back, and the pool opens a new one when it is
+    next needed. So the process holds at most as many connections as it had calls
+    in flight at once, whatever the number of threads that come and go (the remote
+    matches of each work task run on threads of their own). The pool is fork-safe
+    (redis-py's: a forked child opens its own).
 
     ``decide`` writes its commands (``CLIENT REPLY SKIP`` + script + ``BLPOP``)
-    pre-encoded on a connection of its own (one per thread) and reads the one
-    reply: the same round trip as a redis-py pipeline without its per-call
-    machinery, and one wake-up of the worker per decision instead of two (the
-    script's reply would come first, alone). ``notify`` writes its script call the
-    same way and gets no reply at all (notifications are best effort). A Redis that
-    refuses ``CLIENT REPLY`` (checked once per connection) gets ``EVALSHA`` with
-    both replies read, and notifications' replies are read before the next
-    decision's.
+    pre-encoded on its connection and reads the one reply: the same round trip as a
+    redis-py pipeline without its per-call machinery, and one wake-up of the worker
+    per decision instead of two (the script's reply would come first, alone).
+    ``notify`` writes its script call the same way and gets no reply at all
+    (notifications are best effort). A Redis that refuses ``CLIENT REPLY`` (checked
+    once per router) gets ``EVALSHA`` with both replies read, and a notification's
+    reply is read before its connection goes back to the pool.
     """
 
-    def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, slack: float = 1.0) -> None:
+    def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, slack: float = 1.0,
+                 max_connections: int | None = None) -> None:
         self.url = url
         self.slack = slack
-        self.redis = redis.Redis.from_url(url, health_check_interval=0)
+        self.max_connections = max_connections or MAX_CONNECTIONS
+        self.pool = redis.ConnectionPool.from_url(url, max_connections=self.max_connections,
+                                                  health_check_interval=0)
+        self.redis = redis.Redis(connection_pool=self.pool)
         self._sha: str | None = None
         self._local = threading.local()
         self._bot_keys: dict[str, tuple[bytes, bytes]] = {}
-        self._forked = False
         self._skip: bool | None = None
         """Whether this Redis takes ``CLIENT REPLY SKIP`` (None: not asked yet)."""
         _ROUTERS.add(self)
 
     def _after_fork(self) -> None:
-        self._forked = True
+        # a forked child must not reuse its parent's reply key prefixes (its threads'
+        # counters would repeat the parent's keys); the pool renews itself
+        self._local = threading.local()
 
-    def _client(self) -> redis.Redis:
-        if self._forked:  # in a forked child: never share sockets with the parent
-            self.redis = redis.Redis.from_url(self.url, health_check_interval=0)
-            self._forked, self._sha = False, None
-            self._local = threading.local()
-            self._skip = None
-        return self.redis
-
-    def _script(self, client: redis.Redis) -> str:
+    def _script(self, conn: Any) -> bytes:
+        """The routing script's SHA, loaded on ``conn`` (clean: nothing unread) if need be."""
         if self._sha is None:
-            self._sha = str(client.script_load(_PUSH))
-        return self._sha
+            conn.send_packed_command([pack_command(b"SCRIPT", b"LOAD", _PUSH_SCRIPT)], check_health=False)
+            sha = conn.read_response()
+            self._sha = sha.decode() if isinstance(sha, bytes) else str(sha)
+        return self._sha.encode()
 
-    def _connection(self, client: redis.Redis) -> Any:
-        conn: Any = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = client.connection_pool.make_connection()
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A connection of the pool for one call, given back on every path; the
+        caller sets ``conn.arena_clean = False`` while replies may be unread on it,
+        and such a connection is closed before it goes back."""
+        conn: Any = self.pool.get_connection()
+        conn.arena_clean = False
+        try:
             if self._skip is None:  # once per router: does this Redis take CLIENT REPLY?
                 conn.send_packed_command([pack_command(b"CLIENT", b"REPLY", b"ON")], check_health=False)
                 try:
@@ -192,16 +215,17 @@ class RedisRouter(DecisionRouter):
                     self._skip = True
                 except redis.exceptions.ResponseError:
                     self._skip = False
-            self._local.conn = conn
-        return conn
+            conn.arena_clean = True
+            yield conn
+        finally:
+            if not getattr(conn, "arena_clean", False):
+                with contextlib.suppress(Exception):
+                    conn.disconnect()
+            self.pool.release(conn)
 
-    def _drop_connection(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        self._local.conn = None
-        self._local.unread = 0
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.disconnect()
+    def connections(self) -> int:
+        """Connections this router's pool holds now (in use or idle)."""
+        return len(self.pool._available_connections) + len(self.pool._in_use_connections)
 
     def _reply_key(self) -> bytes:
         """A reply key never used before: a random prefix per thread and a counter."""
@@ -227,7 +251,6 @@ class RedisRouter(DecisionRouter):
         if timeout <= 0:
             raise DecisionTimeout("no time left for this decision")
         start = time.monotonic()
-        self._client()  # after a fork: a fresh thread-local state (reply key prefix)
         reply_key = self._reply_key()
         online, queue = self._keys(bot_id)
         deadline_ms = int((time.time() + timeout) * 1000)
@@ -238,33 +261,31 @@ class RedisRouter(DecisionRouter):
         for attempt in (0, 1):
             answered = False  # whether Redis answered this decision's script call
             try:
-                client = self._client()
-                conn = self._connection(client)
-                if self._skip:
+                with self._connection() as conn:
+                    conn.arena_clean = False  # until the one reply is read
+                    if self._skip:
+                        conn.send_packed_command(
+                            [_SKIP + pack_command(b"EVAL", _PUSH_SCRIPT, b"3", online, queue, reply_key,
+                                                  envelope, failure, b"%d" % REPLY_TTL)
+                             + pack_command(b"BLPOP", reply_key, wait)], check_health=False)
+                        # the one reply: the script's is skipped (an error in the script, e.g.
+                        # Redis out of memory, goes unseen: no reply comes, as for a dead gateway)
+                        popped = conn.read_response()
+                        conn.arena_clean = True
+                        break
+                    sha = self._script(conn)
                     conn.send_packed_command(
-                        [_SKIP + pack_command(b"EVAL", _PUSH_SCRIPT, b"3", online, queue, reply_key,
-                                              envelope, failure, b"%d" % REPLY_TTL)
+                        [pack_command(b"EVALSHA", sha, b"3", online, queue, reply_key, envelope, failure,
+                                      b"%d" % REPLY_TTL)
                          + pack_command(b"BLPOP", reply_key, wait)], check_health=False)
-                    # the one reply: the script's is skipped (an error in the script, e.g.
-                    # Redis out of memory, goes unseen: no reply comes, as for a dead gateway)
-                    popped = conn.read_response()
-                    break
-                sha = self._script(client).encode()
-                conn.send_packed_command(
-                    [pack_command(b"EVALSHA", sha, b"3", online, queue, reply_key, envelope, failure,
-                           b"%d" % REPLY_TTL)
-                     + pack_command(b"BLPOP", reply_key, wait)], check_health=False)
-                self._read_notify_responses(conn)
-                try:
+                    # (on a ResponseError the script did not run, e.g. NOSCRIPT after a
+                    # Redis restart: nothing was pushed, and the connection, with its
+                    # BLPOP pending, is closed on the way back to the pool)
                     conn.read_response()
                     answered = True
-                except redis.exceptions.ResponseError:
-                    # the script did not run (e.g. NOSCRIPT after a Redis restart):
-                    # nothing was pushed, so drop the connection with its pending BLPOP
-                    self._drop_connection()
-                    raise
-                popped = conn.read_response()
-                break
+                    popped = conn.read_response()
+                    conn.arena_clean = True
+                    break
             except redis.exceptions.ResponseError as exc:
                 noscript = isinstance(exc, redis.exceptions.NoScriptError) or "NOSCRIPT" in str(exc)
                 if noscript and not attempt:  # Redis restarted: load again
@@ -274,17 +295,14 @@ class RedisRouter(DecisionRouter):
                     raise RouteFailure("cannot load the routing script into Redis") from None
                 raise RouteFailure(f"routing through Redis failed: {exc}") from None
             except redis.exceptions.RedisError as exc:
-                self._drop_connection()
-                if not answered and not attempt and isinstance(exc, redis.exceptions.ConnectionError):
+                if not answered and not attempt and isinstance(exc, redis.exceptions.ConnectionError) \
+                        and not isinstance(exc, redis.exceptions.MaxConnectionsError):
                     # a stale connection (Redis restarted): the script most likely never
                     # ran; if it did, the bot is asked twice and the first answer counts
                     # (with the script's reply skipped, "answered" is never known: once
                     # more on a new connection, under the same reply key and deadline)
                     continue
                 raise RouteFailure(f"Redis unavailable while routing to {bot_id}: {exc}") from None
-            except BaseException:
-                self._drop_connection()  # e.g. interrupted mid-read: the replies are unread
-                raise
         if popped is not None and popped[1][:1] == b"Q":
             popped = self._wait_queued(bot_id, reply_key, timeout, popped[1][1:])
         if popped is None:
@@ -307,7 +325,7 @@ class RedisRouter(DecisionRouter):
     def _wait_queued(self, bot_id: str, reply_key: bytes, timeout: float, holder: bytes = b"") -> Any:
         """After a ``Q`` from gateway ``holder`` (empty: not named): the answer, waiting
         while the bot stays online at that gateway (None: gave up)."""
-        client = self._client()
+        client = self.redis
         online = self._keys(bot_id)[0]
         end = time.monotonic() + MAX_QUEUE_WAIT + timeout + self.slack
         try:
@@ -335,65 +353,71 @@ class RedisRouter(DecisionRouter):
         return None
 
     def notify(self, bot_id: str, message: bot_pb2.ArenaMessage) -> None:
-        """Queue a one-way message for the bot (best effort; never waits for Redis)."""
-        command = None
+        """Queue a one-way message for the bot (best effort: a Redis error loses it;
+        with ``CLIENT REPLY SKIP`` it never waits for Redis)."""
         body = b"N" + message.SerializeToString()
         online, queue = self._keys(bot_id)
         for attempt in (0, 1):
             try:
-                client = self._client()
-                conn = self._connection(client)
-                if self._skip:
-                    conn.send_packed_command([_SKIP + pack_command(b"EVAL", _PUSH_SCRIPT, b"2", online,
-                                                                   queue, body)], check_health=False)
+                with self._connection() as conn:
+                    if not self._skip:
+                        command = pack_command(b"EVALSHA", self._script(conn), b"2", online, queue, body)
+                    conn.arena_clean = False
+                    if self._skip:
+                        conn.send_packed_command([_SKIP + pack_command(b"EVAL", _PUSH_SCRIPT, b"2", online,
+                                                                       queue, body)], check_health=False)
+                    else:
+                        conn.send_packed_command([command], check_health=False)
+                        conn.read_response()
+                    conn.arena_clean = True
                     return
-                if command is None or self._sha is None:
-                    command = pack_command(b"EVALSHA", self._script(client).encode(), b"2", online, queue,
-                                           body)
-                conn.send_packed_command([command], check_health=False)
-                self._local.unread = getattr(self._local, "unread", 0) + 1
-                return
-            except redis.exceptions.ConnectionError:
-                self._drop_connection()  # stale (Redis restarted): once more on a new one
-                if attempt:
-                    return
-            except redis.exceptions.RedisError:
-                self._drop_connection()
-                return
-
-    def _read_notify_responses(self, conn: Any) -> None:
-        """Read the responses of the notifications sent since the last read."""
-        unread, self._local.unread = getattr(self._local, "unread", 0), 0
-        for _ in range(unread):
-            try:
-                conn.read_response()
-            except redis.exceptions.ResponseError as exc:  # e.g. NOSCRIPT: that message is lost
+            except redis.exceptions.ResponseError as exc:  # e.g. NOSCRIPT: load again, once
                 if isinstance(exc, redis.exceptions.NoScriptError) or "NOSCRIPT" in str(exc):
                     self._sha = None
+                    if not attempt:
+                        continue
+                return
+            except redis.exceptions.ConnectionError:
+                if attempt:  # stale (Redis restarted): once more on a new one
+                    return
+            except redis.exceptions.RedisError:
+                return
 
     def is_connected(self, bot_id: str) -> bool:
+        """Whether a gateway announces ``bot_id`` (its online key is set).
+
+        :raises RouteFailure: when Redis cannot be asked: the route failed, which says
+            nothing of the bot (never taken for its absence).
+        """
         try:
-            return bool(self._client().exists(online_key(bot_id)))
-        except redis.exceptions.RedisError:
-            return False
+            return bool(self.redis.exists(online_key(bot_id)))
+        except redis.exceptions.RedisError as exc:
+            raise RouteFailure(f"Redis unavailable while checking whether {bot_id} is online: "
+                               f"{exc}") from None
 
     def is_streaming(self, bot_id: str) -> bool:
-        """Online and not between streams (one round trip)."""
+        """Online and not between streams (one round trip).
+
+        :raises RouteFailure: when Redis cannot be asked (see :meth:`is_connected`).
+        """
         try:
-            online, between = self._client().mget([online_key(bot_id), between_key(bot_id)])
-        except redis.exceptions.RedisError:
-            return False
+            online, between = self.redis.mget([online_key(bot_id), between_key(bot_id)])
+        except redis.exceptions.RedisError as exc:
+            raise RouteFailure(f"Redis unavailable while checking whether {bot_id} is online: "
+                               f"{exc}") from None
         return online is not None and between is None
 
     def wait_connected(self, bot_id: str, timeout: float = 10.0) -> bool:
         """Poll until a gateway announces ``bot_id`` (for tests and scripts)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            if self.is_connected(bot_id):
-                return True
+            with contextlib.suppress(RouteFailure):
+                if self.is_connected(bot_id):
+                    return True
             time.sleep(0.02)
         return False
 
     def close(self) -> None:
+        """Close every connection of the pool (idle and in use)."""
         with contextlib.suppress(Exception):
-            self.redis.close()
+            self.pool.disconnect()

@@ -105,8 +105,9 @@ def test_one_reply_per_decision_and_none_left_unread(redis_url: str) -> None:
                 router.notify("echo", bot_pb2.ArenaMessage(match_started=bot_pb2.MatchStarted(
                     match_id=f"m{k}", game="highcard", seat=0, num_players=2, deadline_ms=1000)))
             assert router.decide("echo", _request(k), 5.0).action_id == k
-            conn = router._local.conn
-            if router._skip:
+            # one call at a time: one connection, back in the pool with nothing unread
+            assert router.connections() == 1
+            for conn in router.pool._available_connections:
                 assert not conn.can_read(timeout=0), "a reply was left unread on the worker's connection"
         assert router._skip is (not refused)
         end = time.monotonic() + 5
@@ -195,3 +196,53 @@ def test_a_queued_request_fails_at_once_when_its_gateway_is_replaced(redis_url: 
     finally:
         thread.join(10)
         router.close()
+
+
+def test_threads_that_come_and_go_share_a_bounded_set_of_connections(redis_url: str) -> None:
+    """Issue 26: a work task's remote matches run on threads of their own, and every
+    task starts new ones. Before, each thread opened a connection of its own from the
+    router's pool and never gave it back: after 100 threads (redis-py's default pool
+    size) every decision failed with "Too many connections". Now each call borrows a
+    pooled connection and gives it back: 600 short-lived threads, 4 at a time, leave
+    the process with at most 4 connections, and Redis sees no more clients at the end
+    than after the first round."""
+    import threading
+
+    from arena.gateway import Gateway, GatewayConfig
+    from arena.remote.redis_router import RedisRouter
+
+    gateway = Gateway("127.0.0.1:0", config=GatewayConfig(redis_url=redis_url)).start()
+    router = RedisRouter(redis_url, slack=0.5)
+    bot = EchoBot(max_concurrent=8)
+    _, token = gateway.registry.register("echo")
+    thread = BotThread(bot, gateway.target, token).start()
+    info = redis.Redis.from_url(redis_url)
+    errors: list[BaseException] = []
+
+    def match(k: int) -> None:
+        try:
+            for j in range(3):
+                assert router.decide("echo", _request(k * 10 + j), 5.0).action_id == k * 10 + j
+            router.notify("echo", bot_pb2.ArenaMessage(match_ended=bot_pb2.MatchEnded(match_id=f"m{k}")))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    try:
+        assert router.wait_connected("echo", 10)
+        first_clients = 0
+        for round_ in range(150):
+            threads = [threading.Thread(target=match, args=(round_ * 4 + i,)) for i in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert not errors, f"round {round_}: {errors[0]!r}"
+            assert router.connections() <= 4
+            if round_ == 0:
+                first_clients = int(info.info("clients")["connected_clients"])
+        assert int(info.info("clients")["connected_clients"]) <= first_clients
+    finally:
+        info.close()
+        thread.stop()
+        router.close()
+        gateway.stop(grace=0.5)

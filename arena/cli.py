@@ -393,7 +393,8 @@ def _board_inits(game: Any, path: Path, count: Optional[int]) -> list[dict[str, 
         fail(f"--boards-file {exc}")
     if count is not None:
         if count > len(board_set):
-            fail(f"--boards {count}, but {path} has {len(board_set)} boards")
+            n = len(board_set)
+            fail(f"--boards {count}, but {path} has {n} board{'' if n == 1 else 's'}")
         board_set = board_set[:count]
     return [{"board": b.number, "hands": [list(h) for h in b.hands]} for b in board_set]
 

@@ -11,7 +11,8 @@ and exports played :class:`~arena.games.bridge.BridgeState` deals.
   ``errors=[]`` the other games are still read.
 * :func:`dumps_records` / :func:`dump_records` -- bridge match records -> PBN (the one
   writer behind ``arena play bridge --pbn``, ``arena export --format pbn`` and the
-  dashboard's download): every board with its number, the bots as players.
+  dashboard's download): every board with its number, the bots as players, and the
+  ``Room`` (``Open``/``Closed``) of a two-room team match (:func:`record_room`).
 * :func:`dumps` / :func:`dump` -- :class:`PbnGame` values or bridge states -> export
   text: the 15 mandatory tags in order, then ``Auction``, ``Play`` and the other tags
   alphabetically (``Score`` is among them); one game per blank-line-separated block.
@@ -51,7 +52,7 @@ from arena.games.bridge.cardmasks import pbn_hand
 from arena.games.bridge.scoring import board_dealer, board_vulnerability, parse_contract
 
 __all__ = ["PbnGame", "Board", "read_boards", "MANDATORY_TAGS", "SEAT_TAGS", "INHERITED_WITH_BOARD", "INHERITED_ALWAYS", "loads",
-           "load", "dumps", "dump", "dumps_records", "dump_records", "record_games", "parse_deal",
+           "load", "dumps", "dump", "dumps_records", "dump_records", "record_games", "record_room", "parse_deal",
            "format_deal", "deal_from_pbn", "to_state", "from_state", "pbn_card"]
 
 MANDATORY_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
@@ -403,11 +404,18 @@ class Board:
 def read_boards(text: str, *, source: str = "PBN") -> list[Board]:
     """The board set of a PBN file: each board number once, in file order.
 
-    Every game must give its board number and full deal (directly or inherited as
-    PBN allows); the other tables of a board (a results file lists one game per
-    table) must repeat its deal. The Dealer and Vulnerable tags, when present, must
-    be those of the board number (arena deals board ``n`` with the standard
-    rotation: dealer and vulnerability follow the number).
+    Every game must give its full deal (directly or inherited as PBN allows); the
+    other tables of a board (a results file lists one game per table) must repeat
+    its deal. Arena deals board ``n`` with the standard rotation (dealer and
+    vulnerability follow the number), so the Dealer and Vulnerable tags of a
+    numbered game, when present, must be those of its number. A game without a
+    board number (no ``Board`` tag, or ``"?"``, as double-dummy test sets and deal
+    generators write them) is numbered in file order: the first number after the
+    previous board's (1 for the first) that no board of the file has taken and,
+    when the game has Dealer or Vulnerable tags of its own, whose dealer and
+    vulnerability are those (so ``Dealer "S"``, ``Vulnerable "EW"`` first in a
+    file is board 3); an unnumbered game with the previous game's deal is another
+    table of that board.
 
     >>> boards = read_boards('[Board "7"]\\n[Deal "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 '
     ...                      'J973.J98742.3.K4 KQT2.AT.J6542.85"]\\n')
@@ -424,29 +432,43 @@ def read_boards(text: str, *, source: str = "PBN") -> list[Board]:
         raise ValueError(f"{source}: {e.args[0]}")
     out: list[Board] = []
     seen: dict[int, Board] = {}
+    taken = {int(g.tags["Board"].strip()) for g in games if g.tags.get("Board", "").strip().isdigit()}
+    prev: Board | None = None
     for index, g in enumerate(games, 1):
         where = f"{source}: line {g.line}: game {index}"
         raw = g.tags.get("Board", "").strip()
-        if not raw.isdigit() or int(raw) < 1:
+        unnumbered = raw in ("", "?")
+        if not unnumbered and (not raw.isdigit() or int(raw) < 1):
             raise ValueError(f"{where}: Board {raw!r} is not a board number (1, 2, ...)")
-        number = int(raw)
-        where += f" (Board {number})"
         deal = g.tags.get("Deal", "")
+        named = where if unnumbered else f"{where} (Board {raw})"
         try:
             hands = parse_deal(deal)
         except ValueError as exc:
-            raise ValueError(f"{where}: {exc}") from None
+            raise ValueError(f"{named}: {exc}") from None
         if any(len(h) != 13 for h in hands):
-            raise ValueError(f"{where}: the Deal must give all four hands")
+            raise ValueError(f"{named}: the Deal must give all four hands")
+        sorted_hands = tuple(tuple(sorted(h, key=card_index)) for h in hands)
+        if unnumbered:
+            if prev is not None and prev.hands == sorted_hands:
+                continue  # another table of the previous game's board
+            number = _next_number(g, prev.number if prev is not None else 0, taken, where)
+            taken.add(number)
+        else:
+            number = int(raw)
+        where += f" (Board {number})"
         dealer, vul = board_dealer(number), board_vulnerability(number)
-        if g.tags.get("Dealer", "") not in ("", "?") and g.tags["Dealer"].strip().upper() != _SEATS[dealer]:
+        # an unnumbered game's number was chosen after its own tags (see _next_number)
+        d = "" if unnumbered else g.tags.get("Dealer", "").strip().upper()
+        if d not in ("", "?") and d != _SEATS[dealer]:
             raise ValueError(f"{where}: Dealer {g.tags['Dealer']}, but board {number} is dealt by "
                              f"{_SEATS[dealer]} (dealer and vulnerability follow the board number)")
-        v = g.tags.get("Vulnerable", "").strip().upper()
+        v = "" if unnumbered else g.tags.get("Vulnerable", "").strip().upper()
         if v not in ("", "?") and _VUL_NAMES.get(v) != vul:
             raise ValueError(f"{where}: Vulnerable {g.tags['Vulnerable']}, but board {number} is "
                              f"{_VUL_WORDS[vul]} (dealer and vulnerability follow the board number)")
-        board = Board(number, tuple(tuple(sorted(h, key=card_index)) for h in hands))
+        board = Board(number, sorted_hands)
+        prev = board
         if number in seen:
             if seen[number] != board:
                 raise ValueError(f"{where}: another deal than the first game of board {number}")
@@ -454,11 +476,33 @@ def read_boards(text: str, *, source: str = "PBN") -> list[Board]:
         seen[number] = board
         out.append(board)
     if not out:
-        raise ValueError(f"{source}: no boards (PBN games with Board and Deal tags)")
+        raise ValueError(f"{source}: no boards (PBN games with a Deal tag)")
     return out
 
 
 _VUL_WORDS = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "All"}
+
+
+def _next_number(g: PbnGame, last: int, taken: set[int], where: str) -> int:
+    """The number of a game without one (see :func:`read_boards`): the first after
+    ``last`` not ``taken`` whose dealer and vulnerability are the game's own Dealer
+    and Vulnerable tags (inherited values are not the game's own)."""
+    want_dealer = want_vul = None
+    d = g.tags.get("Dealer", "").strip().upper() if "Dealer" not in g.inherited else ""
+    if d not in ("", "?"):
+        if d[:1] not in _SEATS or len(d) != 1:
+            raise ValueError(f"{where}: Dealer {g.tags['Dealer']!r} is not N, E, S or W")
+        want_dealer = _SEATS.index(d)
+    v = g.tags.get("Vulnerable", "").strip().upper() if "Vulnerable" not in g.inherited else ""
+    if v not in ("", "?"):
+        if v not in _VUL_NAMES:
+            raise ValueError(f"{where}: Vulnerable {g.tags['Vulnerable']!r} is not None, NS, EW or All")
+        want_vul = _VUL_NAMES[v]
+    n = last + 1
+    while n in taken or (want_dealer is not None and board_dealer(n) != want_dealer) \
+            or (want_vul is not None and board_vulnerability(n) != want_vul):
+        n += 1
+    return n
 
 
 def _board_near(block: list[tuple[int, str]]) -> str:
@@ -555,9 +599,34 @@ def record_games(record: Any, *, id_tag: str | None = None, **tags: str) -> list
         raise ValueError(f"{record.match_id}: does not replay: {exc}") from None
     names = {SEAT_TAGS[i]: str(name) for i, name in enumerate(record.seats[:4])}
     extra = dict(names, **tags)
+    room = record_room(record)
+    if room:
+        extra.setdefault("Room", room)
     if id_tag:
         extra[id_tag] = str(record.match_id)
     return from_state(state, **extra)
+
+
+def record_room(record: Any) -> str:
+    """``Open`` or ``Closed``: the room of a board of a two-room team match (the
+    rotation 0 and 1 of a board, as ``arena play bridge``, round robins and team
+    duplicate play them; rotation 0, the first entrant N-S, is the open room);
+    ``""`` for a rubber, a pairs or field movement, or a record without a rotation.
+
+    >>> from types import SimpleNamespace as R
+    >>> record_room(R(init={"board": 3}, tags={"rotation": 1}))
+    'Closed'
+    >>> record_room(R(init={"board": 3}, tags={"rotation": 0, "mode": "pairs"}))
+    ''
+    """
+    tags = getattr(record, "tags", None) or {}
+    init = getattr(record, "init", None) or {}
+    rotation = tags.get("rotation")
+    if "board" not in init or rotation not in (0, 1) or isinstance(rotation, bool):
+        return ""
+    if tags.get("mode", "teams") != "teams" or tags.get("movement") == "field":
+        return ""
+    return ("Open", "Closed")[int(rotation)]
 
 
 def dumps_records(records: Iterable[Any], *, newline: str = "\n", id_tag: str | None = None,

@@ -363,7 +363,8 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
     deals = _posint(t, key, path) if key in t else len(board_set)
     if board_set:
         if deals > len(board_set):
-            raise ConfigError(f"tournament.{key}", f"{deals}, but the board set has {len(board_set)} boards")
+            n = len(board_set)
+            raise ConfigError(f"tournament.{key}", f"{deals}, but the board set has {n} board{'' if n == 1 else 's'}")
         board_set = board_set[:deals]
 
     seed = t.get("seed", 0)

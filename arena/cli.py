@@ -1112,6 +1112,11 @@ def _status_lines(st: Any) -> list[str]:
     lines = [f"{st.tournament_id} ({st.game}, {st.status}, round {st.round}): {st.done}/{st.total} "
              f"recorded; pending {c['pending']}, leased {c['leased']}, done {c['done']}, "
              f"failed {c['failed']}" + (f" ({st.waiting} waiting to retry)" if st.waiting else "")]
+    if st.route_pause is not None:
+        lines.append(f"  route failing: {st.route_pause['reason']}")
+    elif st.voids_in_row:
+        lines.append(f"  {st.voids_in_row} matches voided by platform faults since the last record "
+                     "(replayed)")
     for lease in st.leased[:10]:
         lines.append(f"  leased {lease['match_id']} by {lease['owner']}, {lease['age_s']} s ago, "
                      f"expires in {lease['expires_in_s']} s (attempt {lease['attempts']})")

@@ -169,20 +169,18 @@ def _play_one(spec: Any, store: Any, owner: str, settings: Any) -> tuple[str, An
     platform failed: replayed) or ``("failed", reason)``. Any thread may call it."""
     from arena.bots.base import RouteFailure
     from arena.tournaments.runner import (DEFERRED, FORFEIT, PLAY, check_presence, default_router,
-                                         forfeit_record, in_process, offline_bots, play_spec,
-                                         remote_bots)
+                                         forfeit_record, in_process, play_spec, remote_bots)
 
     try:
         if in_process(spec):
             raise ValueError("Blue Chip robots play only in the process hosting their "
                              "Table Manager (arena tournament run FILE --bluechip HOST:PORT)")
-        verdict = check_presence(store, spec, owner, default_router(), settings) \
-            if remote_bots(spec) else PLAY
+        verdict, absent = check_presence(store, spec, owner, default_router(), settings) \
+            if remote_bots(spec) else (PLAY, [])
         if verdict == DEFERRED:
             return "deferred", None  # a remote bot is offline: the match waits for it
         if verdict == FORFEIT:
-            return "record", forfeit_record(spec, offline_bots(spec, default_router()),
-                                            settings.absence_limit)
+            return "record", forfeit_record(spec, absent, settings.absence_limit)
         return "record", play_spec(spec)
     except RouteFailure as exc:  # the platform failed, not a bot: void, replayed
         log.warning("match %s void (platform fault): %s", spec.match_id, exc)
@@ -228,7 +226,8 @@ def work(self: Any, tournament_id: str, store_url: str | None = None,
             finished.append(value)
         elif kind == "void":
             voided += 1
-            with_store_retries(lambda: store.void(match_id, owner, settings.heartbeat_seconds, value),
+            with_store_retries(lambda: store.void(match_id, owner, settings.heartbeat_seconds, value,
+                                                  **settings.pause_policy()),
                                seconds=retry, what="void")
         elif kind == "failed":
             failed += 1

@@ -36,7 +36,8 @@ import redis.asyncio as aioredis
 
 from arena.bot.v1 import bot_pb2
 from arena.bots.base import DecisionTimeout
-from arena.remote.redis_router import REPLY_TTL, between_key, online_key, pack_command, requests_key
+from arena.remote.redis_router import (REPLY_TTL, SEEN_TTL, between_key, online_key, pack_command, requests_key,
+                                       seen_key)
 
 __all__ = ["RedisBridge", "RespConnection", "open_resp", "PULL_BATCH"]
 
@@ -254,6 +255,7 @@ class RedisBridge:
                 connected = self.hub.present()
                 for bot_id in connected - set(self._pullers):
                     await self._redis.set(online_key(bot_id), self.gateway_id, ex=int(self.online_ttl))
+                    await self._redis.set(seen_key(bot_id), _now_ms(), ex=SEEN_TTL)
                     self._pullers[bot_id] = asyncio.get_running_loop().create_task(self._pull(bot_id))
                 for bot_id in set(self._pullers) - connected:
                     await self._offline(bot_id)
@@ -266,10 +268,13 @@ class RedisBridge:
                 now = time.monotonic()
                 if now - last_refresh >= 1.0 and self._pullers:
                     pipe = self._redis.pipeline(transaction=False)
+                    seen = _now_ms()
                     for bot_id in self._pullers:
                         pipe.set(online_key(bot_id), self.gateway_id, ex=int(self.online_ttl))
                         if bot_id in self._between:
                             pipe.set(between_key(bot_id), self.gateway_id, ex=int(self.online_ttl))
+                        else:  # streaming: seen now (a bot between streams was last seen before)
+                            pipe.set(seen_key(bot_id), seen, ex=SEEN_TTL)
                     await pipe.execute()
                     last_refresh = now
             except asyncio.CancelledError:
@@ -286,8 +291,11 @@ class RedisBridge:
             await _settle(task)
         if self._redis is None:
             return
+        streaming = bot_id not in self._between
         self._between.discard(bot_id)
         try:
+            if streaming:  # its stream ended just now (a bot between streams: when it broke)
+                await self._redis.set(seen_key(bot_id), _now_ms(), ex=SEEN_TTL)
             await self._redis.delete(online_key(bot_id), between_key(bot_id))
             while True:
                 item = await self._redis.lpop(requests_key(bot_id))
@@ -446,6 +454,11 @@ class _Answer:
             self._done = True
             kind = b"T" if isinstance(exception, DecisionTimeout) else b"F"
             self._bridge._reply(self._key, kind + (str(exception) or type(exception).__name__).encode())
+
+
+def _now_ms() -> int:
+    """The wall clock in Unix milliseconds (the ``seen`` keys' unit)."""
+    return int(time.time() * 1000)
 
 
 async def _settle(task: asyncio.Task[Any]) -> None:

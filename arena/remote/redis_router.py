@@ -21,6 +21,11 @@ Keys
     string (the gateway id), set while the bot is between streams in its
     reconnection grace period (the online key stays: its requests are held), with
     the online key's TTL; ``is_streaming`` (may a new match start?) reads both.
+``arena:bot:<bot_id>:seen``
+    string (Unix ms): when a gateway last saw the bot with a stream (refreshed with
+    the online key, written once more when the stream ends; kept ``SEEN_TTL``).
+    ``offline_seconds`` reads it: a bot forfeits for absence only after that long
+    without a stream, never because the route failed.
 ``arena:reply:<uuid>:<n>``
     list; the reply of one request (a random prefix per worker thread, then a
     counter), expiring ``REPLY_TTL`` seconds after the push.
@@ -78,13 +83,16 @@ from arena.bot.v1 import bot_pb2
 from arena.bots.base import AgentFailure, DecisionTimeout, RouteFailure
 from arena.remote.router import MAX_QUEUE_WAIT, DecisionRouter
 
-__all__ = ["RedisRouter", "requests_key", "online_key", "between_key", "pack_command", "REPLY_TTL",
-           "MAX_CONNECTIONS"]
+__all__ = ["RedisRouter", "requests_key", "online_key", "between_key", "seen_key", "pack_command",
+           "REPLY_TTL", "SEEN_TTL", "MAX_CONNECTIONS"]
 
 log = logging.getLogger("arena.remote.redis")
 
 REPLY_TTL = 60
 """Seconds a reply key lives after its push (a worker that gave up never reads it)."""
+
+SEEN_TTL = 7 * 86400
+"""Seconds a bot's ``seen`` key outlives its last refresh."""
 
 MAX_CONNECTIONS = 512
 """Default bound of a router's connection pool. A process holds as many connections
@@ -133,6 +141,11 @@ def online_key(bot_id: str) -> str:
 def between_key(bot_id: str) -> str:
     """Set while ``bot_id`` is between streams in its reconnection grace period."""
     return f"arena:bot:{bot_id}:between"
+
+
+def seen_key(bot_id: str) -> str:
+    """When a gateway last saw ``bot_id`` streaming (Unix ms; kept :data:`SEEN_TTL` s)."""
+    return f"arena:bot:{bot_id}:seen"
 
 
 def pack_command(*args: bytes) -> bytes:
@@ -406,6 +419,27 @@ class RedisRouter(DecisionRouter):
             raise RouteFailure(f"Redis unavailable while checking whether {bot_id} is online: "
                                f"{exc}") from None
         return online is not None and between is None
+
+    def offline_seconds(self, bot_id: str) -> float | None:
+        """Seconds since a gateway last saw ``bot_id`` with a stream (0 while it has
+        one; None: no gateway has seen it since Redis started).
+
+        :raises RouteFailure: when Redis cannot be asked.
+        """
+        try:
+            online, between, seen = self.redis.mget([online_key(bot_id), between_key(bot_id),
+                                                     seen_key(bot_id)])
+        except redis.exceptions.RedisError as exc:
+            raise RouteFailure(f"Redis unavailable while checking whether {bot_id} is online: "
+                               f"{exc}") from None
+        if online is not None and between is None:
+            return 0.0
+        if seen is None:
+            return None
+        try:
+            return max(0.0, time.time() - int(seen) / 1000)
+        except ValueError:
+            return None
 
     def wait_connected(self, bot_id: str, timeout: float = 10.0) -> bool:
         """Poll until a gateway announces ``bot_id`` (for tests and scripts)."""

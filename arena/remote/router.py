@@ -92,6 +92,12 @@ class DecisionRouter(ABC):
         Routers that cannot tell answer :meth:`is_connected`."""
         return self.is_connected(bot_id)
 
+    def offline_seconds(self, bot_id: str) -> float | None:
+        """How long the bot has been without a stream, as its gateway saw it (0 while
+        it streams); None where the router cannot tell (then absence is counted from
+        a match's first deferral alone)."""
+        return None
+
 
 class LocalRouter(DecisionRouter):
     """In-process routing to a gateway's hub on another thread's loop."""

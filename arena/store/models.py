@@ -107,6 +107,16 @@ class TournamentRow(Base):
     """The newest round the tournament's format has added (0: the first)."""
     finished: Mapped[datetime | None]
     """When the conductor finalized it (``done`` or ``stopped``)."""
+    voids_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Matches voided by platform faults (the route to a bot failed) since its last
+    record: the tournament pauses when they pile up (:meth:`Store.void`)."""
+    pauses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Pauses since its last record (each one twice as long as the one before)."""
+    paused_until: Mapped[datetime | None]
+    """While set and in the future, nothing of the tournament is leased (its pending
+    matches wait until then); cleared by the next record."""
+    pause_reason: Mapped[str | None] = mapped_column(Text)
+    """Why it is paused (shown by ``arena tournament status``)."""
 
 
 class MatchSpecRow(Base):

@@ -39,6 +39,7 @@ Processes
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -67,6 +68,8 @@ from arena.store.models import (
     utcnow,
 )
 from arena.records.spec import MatchSpec
+
+log = logging.getLogger("arena.store")
 
 __all__ = [
     "DEFAULT_URL",
@@ -102,6 +105,11 @@ class TournamentInfo:
     status: str
     round: int = 0
     finished: datetime | None = None
+    voids_in_row: int = 0
+    """Matches voided by platform faults since the tournament's last record."""
+    paused_until: datetime | None = None
+    """Nothing is leased before this time (route failures piled up; :meth:`Store.void`)."""
+    pause_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -505,13 +513,14 @@ class Store:
     @staticmethod
     def _tournament(row: Any) -> TournamentInfo:
         return TournamentInfo(row.id, row.name, row.game, row.config, row.created, row.status,
-                              row.round, row.finished)
+                              row.round, row.finished, row.voids_in_row, row.paused_until, row.pause_reason)
 
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament, oldest first."""
         t = TournamentRow
         with self._read() as conn:
-            rows = conn.execute(select(t.id, t.name, t.game, t.config, t.created, t.status, t.round, t.finished)
+            rows = conn.execute(select(t.id, t.name, t.game, t.config, t.created, t.status, t.round, t.finished,
+                                       t.voids_in_row, t.paused_until, t.pause_reason)
                                 .order_by(t.created, t.id)).all()
         return [self._tournament(r) for r in rows]
 
@@ -522,7 +531,8 @@ class Store:
         """
         t = TournamentRow
         with self._read() as conn:
-            row = conn.execute(select(t.id, t.name, t.game, t.config, t.created, t.status, t.round, t.finished)
+            row = conn.execute(select(t.id, t.name, t.game, t.config, t.created, t.status, t.round, t.finished,
+                                       t.voids_in_row, t.paused_until, t.pause_reason)
                                .where(t.id == tournament_id)).first()
         if row is None:
             raise TournamentNotFoundError(tournament_id)
@@ -684,13 +694,48 @@ class Store:
             return None
         return self.deferred_since(match_id)
 
-    def void(self, match_id: str, owner: str, seconds: float, reason: str) -> bool:
+    def void(self, match_id: str, owner: str, seconds: float, reason: str, *,
+             pause_after: int = 0, pause_seconds: float = 30.0, max_pause: float = 600.0) -> bool:
         """Give back a lease whose match was voided by a platform fault (the gateway
         or the route to a bot failed): ``pending`` again after ``seconds``, the
-        attempt not counted (the match replays from its seed). False if ``owner``
-        does not hold the lease."""
-        return self._give_back(owner, match_id, error=("void: " + reason)[:2000],
-                               not_before=lambda now: now + timedelta(seconds=seconds)) == 1
+        attempt not counted (the match replays from its seed), and its deferral, if
+        any, forgotten (the bot was there: absence is counted afresh). False if
+        ``owner`` does not hold the lease.
+
+        The tournament counts its voids since its last record (``voids_in_row``).
+        With ``pause_after``, once that many pile up the tournament **pauses**:
+        nothing of it is leased for ``pause_seconds``, with the reason kept for
+        ``arena tournament status``; then it is tried again, and a void after that
+        pauses it at once for twice as long as the pause before (at most
+        ``max_pause``). Its next record ends the pause and resets the counts. So a route that keeps failing costs a few
+        matches' tries per pause instead of a loop of voids."""
+        now = utcnow()
+        m, t = MatchSpecRow, TournamentRow
+        with self._write() as conn:
+            res = conn.execute(update(m).where(m.match_id == match_id, m.status == "leased",
+                                               m.claimed_by == owner).values(self._given_back(
+                now, error=("void: " + reason)[:2000], not_before=now + timedelta(seconds=seconds),
+                deferred_since=None)).returning(m.tournament_id)).first()
+            if res is None:
+                return False
+            tid = res.tournament_id
+            row = conn.execute(update(t).where(t.id == tid).values(voids_in_row=t.voids_in_row + 1)
+                               .returning(t.voids_in_row, t.pauses, t.paused_until)).first()
+            if row is None or not pause_after or row.voids_in_row < pause_after:
+                return True
+            if row.paused_until is not None and row.paused_until > now:
+                return True  # paused already
+            length = min(max_pause, pause_seconds * 2 ** min(row.pauses, 20))
+            until = now + timedelta(seconds=length)
+            why = (f"paused until {until.isoformat(timespec='seconds')} ({length:.0f} s): "
+                   f"{row.voids_in_row} matches in a row voided by platform faults; last: {reason}")
+            conn.execute(update(t).where(t.id == tid).values(paused_until=until, pauses=t.pauses + 1,
+                                                             pause_reason=why[:2000]))
+            conn.execute(update(m).where(m.tournament_id == tid, m.status == "pending",
+                                         or_(m.not_before.is_(None), m.not_before < until))
+                         .values(not_before=until))
+        log.warning("tournament %s %s", tid, why)
+        return True
 
     def deferred_since(self, match_id: str) -> datetime | None:
         """When the deferral of a spec began (``None``: never deferred)."""
@@ -794,7 +839,19 @@ class Store:
         now = utcnow()
         with self._write() as conn:
             hot = _hot(conn)
-            return [self._record(conn, hot, r, now) for r in records]
+            written = [self._record(conn, hot, r, now) for r in records]
+            self._route_ok(conn, records)
+            return written
+
+    @staticmethod
+    def _route_ok(conn: Connection, records: Sequence[MatchRecord]) -> None:
+        """A record ends its tournament's run of voids and any pause they caused."""
+        tids = sorted({str(tid) for r in records
+                       if (tid := r.tags.get("tournament_id") or r.tags.get("tournament"))})
+        if tids:
+            t = TournamentRow
+            conn.execute(update(t).where(t.id.in_(tids), t.voids_in_row > 0).values(
+                voids_in_row=0, pauses=0, paused_until=None, pause_reason=None))
 
     @staticmethod
     def _record(conn: Connection, hot: _Hot, record: MatchRecord, now: datetime) -> bool:

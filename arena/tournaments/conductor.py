@@ -58,7 +58,18 @@ variable                            meaning                                     
                                     offline is deferred (not played, not counted as
                                     an attempt) for up to this long; then it is
                                     recorded as a forfeit: no deal, no score, the
-                                    bot ``absent`` in its record and the standings
+                                    bot ``absent`` in its record and the standings.
+                                    Only a bot that really is offline (no stream, no
+                                    online key at any gateway) this long forfeits; a
+                                    route failure (Redis errors, connection limits,
+                                    the route's own timeouts) is a platform fault
+                                    and never counts toward it
+``ARENA_PAUSE_AFTER_VOIDS``         matches of a tournament voided by platform        ``20``
+                                    faults in a row (no record between) after which
+                                    it pauses (``0``: never), with the reason in
+                                    ``arena tournament status``
+``ARENA_PAUSE_SECONDS``             the first pause; doubled as voids go on piling    ``30``
+                                    up (at most 600 s); a record ends the pause
 ==================================  ================================================  =======
 
 With the defaults the worst case from a fault to the tournament's finish is bound
@@ -94,6 +105,8 @@ _ENV = {
     "interval": "ARENA_CONDUCTOR_INTERVAL",
     "queue_target": "ARENA_QUEUE_TARGET",
     "absence_limit": "ARENA_ABSENCE_LIMIT_SECONDS",
+    "pause_after_voids": "ARENA_PAUSE_AFTER_VOIDS",
+    "pause_seconds": "ARENA_PAUSE_SECONDS",
 }
 
 
@@ -108,6 +121,11 @@ class ConductorSettings:
     interval: float = 5.0
     queue_target: int = 8
     absence_limit: float = 300.0
+    pause_after_voids: int = 20
+    """Matches of a tournament voided by platform faults in a row (no record between)
+    after which it pauses (0: never)."""
+    pause_seconds: float = 30.0
+    """The first pause's length; doubled as the voids go on piling up (at most 10 min)."""
 
     def __post_init__(self) -> None:
         if self.heartbeat_seconds <= 0 or self.lease_seconds <= self.heartbeat_seconds:
@@ -121,18 +139,23 @@ class ConductorSettings:
         """Settings from ``ARENA_*`` variables (defaults for those not set).
 
         >>> ConductorSettings.from_env({"ARENA_LEASE_SECONDS": "12", "ARENA_HEARTBEAT_SECONDS": "2"})
-        ConductorSettings(lease_seconds=12.0, heartbeat_seconds=2.0, max_attempts=3, retry_backoff=5.0, interval=5.0, queue_target=8, absence_limit=300.0)
+        ConductorSettings(lease_seconds=12.0, heartbeat_seconds=2.0, max_attempts=3, retry_backoff=5.0, interval=5.0, queue_target=8, absence_limit=300.0, pause_after_voids=20, pause_seconds=30.0)
         """
         env = os.environ if env is None else env
         values: dict[str, Any] = {}
         for name, var in _ENV.items():
             if env.get(var):
-                kind = int if name in ("max_attempts", "queue_target") else float
+                kind = int if name in ("max_attempts", "queue_target", "pause_after_voids") else float
                 try:
                     values[name] = kind(env[var])
                 except ValueError:
                     raise ValueError(f"{var}={env[var]!r} is not a number") from None
         return cls(**values)
+
+    def pause_policy(self) -> dict[str, Any]:
+        """The keywords of :meth:`arena.store.store.Store.void` that pause a tournament
+        whose matches keep being voided."""
+        return {"pause_after": self.pause_after_voids, "pause_seconds": self.pause_seconds}
 
     def to_env(self) -> dict[str, str]:
         """The variables that reproduce these settings in another process."""

@@ -237,7 +237,8 @@ class EmbeddedExecutor:
                 elif "void" in item:  # a platform fault: replayed from its seed, not counted
                     self.voided.append(f"{item['match_id']}: {item['void']}")
                     with_store_retries(lambda: store.void(item["match_id"], owner,
-                                                          self.settings.heartbeat_seconds, item["void"]),
+                                                          self.settings.heartbeat_seconds, item["void"],
+                                                          **self.settings.pause_policy()),
                                        seconds=self.settings.lease_seconds, what="void")
                 else:
                     self.errors.append(item["error"])
@@ -312,14 +313,13 @@ class EmbeddedExecutor:
     def _play_remote(self, spec: MatchSpec, store: Any, owner: str) -> list[dict[str, Any]]:
         from arena.bots.base import RouteFailure
         from arena.tournaments.runner import (DEFERRED, FORFEIT, check_presence, forfeit_record,
-                                              offline_bots, play_spec)
+                                              play_spec)
 
         try:
-            verdict = check_presence(store, spec, owner, self.router, self.settings)
+            verdict, absent = check_presence(store, spec, owner, self.router, self.settings)
             if verdict == DEFERRED:
                 return [{"deferred": spec.match_id}]
             if verdict == FORFEIT:
-                absent = offline_bots(spec, self.router)
                 return [{"record": forfeit_record(spec, absent, self.settings.absence_limit).to_dict()}]
             return [{"record": play_spec(spec, router=self.router).to_dict()}]
         except RouteFailure as exc:  # the platform failed: void, replayed

@@ -118,27 +118,43 @@ PLAY, DEFERRED, FORFEIT = "play", "deferred", "forfeit"
 """The verdicts of :func:`check_presence`."""
 
 
-def check_presence(store: Any, spec: MatchSpec, owner: str, router: Any, settings: Any) -> str:
-    """Whether a leased spec's remote bots are here to play it.
+def check_presence(store: Any, spec: MatchSpec, owner: str, router: Any, settings: Any
+                   ) -> tuple[str, list[str]]:
+    """Whether a leased spec's remote bots are here to play it: ``(verdict, absent)``.
 
-    * :data:`PLAY`: every remote bot is connected (or the spec has none);
+    * :data:`PLAY`: every remote bot has a stream (or the spec has none);
     * :data:`DEFERRED`: a registered remote bot is offline: the lease was given back
-      (playable again after a heartbeat, the attempt not counted), for up to
-      ``settings.absence_limit`` seconds from the first deferral;
-    * :data:`FORFEIT`: a bot is still offline after the absence limit: the caller
-      stores :func:`forfeit_record` instead of playing the match.
+      (playable again after a heartbeat, the attempt not counted);
+    * :data:`FORFEIT`: ``absent`` (bot ids) have been offline for
+      ``settings.absence_limit`` seconds: the caller stores :func:`forfeit_record`
+      instead of playing the match.
+
+    A bot is absent for the limit when this match has been deferred that long (from
+    its first deferral; a void forgets it) **and**, where the router can tell
+    (``offline_seconds``: the Redis route reads when the bot's gateway last saw it
+    streaming), the bot has had no stream that long without a break. A router that
+    cannot be asked raises :class:`~arena.bots.base.RouteFailure`: a platform fault
+    (the caller voids the match), never the bot's absence.
     """
     from arena.store.models import utcnow
 
     offline = offline_bots(spec, router) if remote_bots(spec) else []
     if not offline:
-        return PLAY
+        return PLAY, []
     since = store.deferred_since(spec.match_id)
-    if since is not None and (utcnow() - since).total_seconds() >= settings.absence_limit:
-        return FORFEIT
+    waited = 0.0 if since is None else (utcnow() - since).total_seconds()
+    if waited >= settings.absence_limit:
+        seconds = getattr(router, "offline_seconds", None)
+        absent = []
+        for bot in offline:
+            gone = seconds(bot) if seconds is not None else None
+            if gone is None or gone >= settings.absence_limit:
+                absent.append(bot)
+        if absent:
+            return FORFEIT, absent
     store.defer(spec.match_id, owner, settings.heartbeat_seconds,
                 f"deferred: {', '.join(offline)} offline (absence limit {settings.absence_limit:.0f} s)")
-    return DEFERRED
+    return DEFERRED, offline
 
 
 def forfeit_record(spec: MatchSpec, absent: list[str], absence_limit: float) -> MatchRecord:

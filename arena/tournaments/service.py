@@ -216,6 +216,11 @@ class TournamentStatus:
     last_change: datetime | None
     """The newest change of any match's state."""
     finished_at: datetime | None
+    voids_in_row: int = 0
+    """Matches voided by platform faults (the route to a bot failed) since the last record."""
+    route_pause: dict[str, Any] | None = None
+    """``{until, reason}`` while the tournament waits out a pause after repeated
+    route failures (nothing of it is leased before ``until``); else None."""
 
     @property
     def done(self) -> int:
@@ -232,6 +237,9 @@ class TournamentStatus:
         d["finished"] = self.finished
         for key in ("last_change", "finished_at"):
             d[key] = None if d[key] is None else d[key].isoformat()
+        if self.route_pause is not None:
+            d["route_pause"] = {"until": self.route_pause["until"].isoformat(),
+                                "reason": self.route_pause["reason"]}
         return d
 
 
@@ -261,8 +269,11 @@ def status(store: Any, tournament_id: str, settings: ConductorSettings | None = 
         elif st.status == "pending" and st.not_before is not None and st.not_before > now:
             waiting += 1
     last = max((st.updated for st in states), default=None)
+    pause = None
+    if info.paused_until is not None and info.paused_until > now:
+        pause = {"until": info.paused_until, "reason": info.pause_reason or ""}
     return TournamentStatus(tournament_id, info.name, info.game, info.status, info.round, len(states),
-                            counts, leased, failed, waiting, last, info.finished)
+                            counts, leased, failed, waiting, last, info.finished, info.voids_in_row, pause)
 
 
 def standings(store: Any, tournament_id: str) -> Any:

@@ -24,7 +24,7 @@ def _tables(url: str) -> set[str]:
 def test_empty_to_head_and_back(db_url: str) -> None:
     assert current(db_url) is None
     assert _tables(db_url) == set()
-    assert upgrade(db_url) == head() == "0003"
+    assert upgrade(db_url) == head() == "0004"
     assert _tables(db_url) == TABLES | {"arena_alembic_version"}
     assert upgrade(db_url) == head()  # idempotent
     assert downgrade(db_url, "base") is None

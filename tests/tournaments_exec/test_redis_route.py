@@ -332,3 +332,73 @@ def _child_keys(queue: Any) -> None:
     router = _FORKED_ROUTER
     router._client()  # what decide() does first
     queue.put([router._reply_key() for _ in range(3)])
+
+
+def test_absence_is_counted_from_the_bots_last_stream_and_a_dead_route_is_no_absence(
+        route: _Route, redis_server: RedisServer, tmp_path: Path) -> None:
+    """Issue 26: matches were forfeited "offline for more than the absence limit"
+    while the bot's stream was connected: a presence check that could not reach
+    Redis answered "offline". Now:
+
+    * a presence check that cannot reach Redis raises RouteFailure (the caller voids
+      the match: a platform fault), and nothing is deferred;
+    * a match deferred for longer than the absence limit is forfeited only if the
+      bot has had no stream that long (its gateway's ``seen`` key): a bot that came
+      back in between and left again is waited for afresh."""
+    from arena.bots.base import RouteFailure
+    from arena.records.spec import MatchSpec
+    from arena.store import Store
+    from arena.tournaments.conductor import ConductorSettings
+    from arena.tournaments.runner import DEFERRED, FORFEIT, PLAY, check_presence
+    from gateway.helpers import BotThread
+
+    router = route.router
+    store = Store(f"sqlite:///{tmp_path / 'presence.db'}")
+    store.migrate()
+    spec = MatchSpec("p:000000", "p", 0, "highcard", None, {}, 1, ("m", "r"), ("remote:hop", "builtin:random"))
+    store.add_tournament("p", "presence", "highcard", {}, [spec])
+    settings = ConductorSettings(lease_seconds=30, heartbeat_seconds=0.01, absence_limit=2.0)
+    _, token = route.gateway.registry.register("hop")
+
+    def until(condition: Any, what: str, seconds: float = 5.0) -> None:
+        end = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < end, what
+            time.sleep(0.01)
+
+    def check() -> tuple[str, list[str]]:
+        until(lambda: store.lease(spec.match_id, "w", 30), "the match was not leasable")
+        verdict = check_presence(store, spec, "w", router, settings)
+        if verdict[0] == PLAY:
+            store.release(spec.match_id, "w")
+        return verdict
+
+    def stream_for(seconds: float) -> None:
+        bot = BotThread(EchoBot(), route.gateway.target, token).start()
+        until(lambda: router.is_streaming("hop"), "the bot never streamed")
+        assert check() == (PLAY, [])
+        time.sleep(seconds)
+        bot.stop()
+        until(lambda: not router.is_connected("hop"), "still present after the grace period", GRACE + 3)
+
+    stream_for(0.1)
+    assert check() == (DEFERRED, ["hop"])
+    first = store.deferred_since(spec.match_id)
+    stream_for(settings.absence_limit)  # back for a while, then gone again
+    assert router.offline_seconds("hop") is not None
+    assert router.offline_seconds("hop") < settings.absence_limit  # type: ignore[operator]
+    assert store.deferred_since(spec.match_id) == first  # the match has waited beyond the limit ...
+    assert check() == (DEFERRED, ["hop"])  # ... but the bot was here lately: no forfeit
+    until(lambda: (router.offline_seconds("hop") or 0) >= settings.absence_limit, "never absent long enough")
+    assert check() == (FORFEIT, ["hop"])
+
+    store.release(spec.match_id, "w")
+    redis_server.stop()
+    try:
+        assert store.lease(spec.match_id, "w", 30)
+        with pytest.raises(RouteFailure, match="Redis unavailable"):
+            check_presence(store, spec, "w", router, settings)
+        assert store.deferred_since(spec.match_id) == first  # nothing deferred by it
+    finally:
+        redis_server.start()
+        store.dispose()

@@ -304,7 +304,6 @@ def test_reply_keys_are_unique_across_threads_and_forks() -> None:
 
     global _FORKED_ROUTER
     router = _FORKED_ROUTER = RedisRouter("redis://127.0.0.1:1/0")
-    router._client()
     parent = [router._reply_key() for _ in range(3)]
     ctx = multiprocessing.get_context("fork")
     queue = ctx.SimpleQueue()
@@ -329,8 +328,7 @@ _FORKED_ROUTER: Any = None
 
 
 def _child_keys(queue: Any) -> None:
-    router = _FORKED_ROUTER
-    router._client()  # what decide() does first
+    router = _FORKED_ROUTER  # (the fork hook gave it new thread-local state)
     queue.put([router._reply_key() for _ in range(3)])
 
 

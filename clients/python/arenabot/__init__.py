@@ -13,8 +13,18 @@ Run it with ``MyBot().run("127.0.0.1:50051", token)`` or
 ``python -m arenabot --ca-file ca.pem ...`` (``--tls`` for the system's roots).
 """
 
-from arenabot.bot import Bot, BotStopped, backoff_delays, legal_choices, observation_of, tls_credentials
+import os as _os
+import sys as _sys
+
+if _sys.argv[:1] == ["-m"] and not {"-v", "--verbose"} & set(_sys.argv):
+    # ``python -m arenabot`` (argv[0] is "-m" while its package is imported): the gRPC
+    # runtime reads its log level once, on import, and at its default it would print
+    # its own line for a failed TLS handshake beside the one line arenabot prints
+    _os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+from arenabot.bot import (Bot, BotStopped, NotConnected, backoff_delays, legal_choices, observation_of,
+                          tls_credentials)
 from arenabot.examples.random_bot import RandomBot
 
-__all__ = ["Bot", "BotStopped", "RandomBot", "backoff_delays", "legal_choices", "observation_of",
+__all__ = ["Bot", "BotStopped", "NotConnected", "RandomBot", "backoff_delays", "legal_choices", "observation_of",
            "tls_credentials"]

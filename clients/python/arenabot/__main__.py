@@ -6,6 +6,12 @@ Examples::
     python -m arenabot --bot mypackage.mybot:MyBot --max-concurrent 8
     python -m arenabot --target arena.example.org:443 --tls --token "$ARENA_BOT_TOKEN"
     python -m arenabot --target localhost:50051 --ca-file gateway-cert.pem --token ...
+
+Exit status: 0 when stopped (or, with ``--no-reconnect``, when an accepted stream
+ends), 1 when it never got in (``--no-reconnect``: the gateway not reachable, a
+TLS handshake that failed, plaintext against a TLS gateway; one line on stderr
+says why), 2 when the arena refused the bot (a bad token) or an argument is wrong,
+130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import logging
 import os
 import sys
 
-from arenabot.bot import EVENT_LOOPS, Bot, BotStopped, event_loop_factory, tls_credentials
+from arenabot.bot import EVENT_LOOPS, Bot, BotStopped, NotConnected, event_loop_factory, tls_credentials
 
 BUILTIN = {"random": "arenabot.examples.random_bot:RandomBot"}
 
@@ -41,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="bot token (default $ARENA_BOT_TOKEN)")
     parser.add_argument("--bot", default="random", help="'random' or module:Class")
     parser.add_argument("--max-concurrent", type=int, default=1)
-    parser.add_argument("--no-reconnect", action="store_true", help="exit when the stream ends")
+    parser.add_argument("--no-reconnect", action="store_true",
+                        help="exit when the stream ends (status 1, with the reason, if the arena "
+                             "never accepted it)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the random bot")
     parser.add_argument("--event-loop", choices=EVENT_LOOPS,
                         default=os.environ.get("ARENABOT_EVENT_LOOP", "auto"),
@@ -77,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     except BotStopped as exc:
         print(f"arenabot: {exc}", file=sys.stderr)
         return 2
+    except NotConnected as exc:  # --no-reconnect and never accepted: say why, not exit 0
+        print(f"arenabot: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return 0

@@ -23,7 +23,7 @@ import grpc
 
 from arenabot.wire import bot_pb2, bot_pb2_grpc
 
-__all__ = ["Bot", "BotStopped", "EVENT_LOOPS", "backoff_delays", "event_loop_factory", "legal_choices",
+__all__ = ["Bot", "BotStopped", "EVENT_LOOPS", "NotConnected", "backoff_delays", "event_loop_factory", "legal_choices",
            "observation_of", "tls_credentials"]
 
 log = logging.getLogger("arenabot")
@@ -80,6 +80,31 @@ class BotStopped(Exception):
         self.details = details
 
 
+class NotConnected(Exception):
+    """The bot gave up (no reconnection, or ``max_connects`` spent) without the arena
+    ever accepting a stream: the gateway was not reachable, the TLS handshake failed
+    (an untrusted certificate, plaintext against a TLS gateway or the reverse), or
+    the stream closed before the Welcome. The message is one line with the reason."""
+
+    def __init__(self, target: str, reason: str, *, tls: bool, code: grpc.StatusCode | None = None) -> None:
+        self.target, self.reason, self.code = target, " ".join(reason.split()).removesuffix(": OK"), code
+        super().__init__(f"could not connect to {target}: {self.reason}{_hint(self.reason, tls)}")
+
+
+def _hint(reason: str, tls: bool) -> str:
+    """What to try for a connection that failed for ``reason``."""
+    low = reason.lower()
+    if tls and "wrong_version_number" in low:
+        return " (the gateway does not serve TLS: connect without --tls/--ca-file)"
+    if tls and "certificate_verify_failed" in low:
+        return (" (the gateway's TLS certificate is not trusted: --ca-file CERT.pem trusts a "
+                "self-signed one or its CA)")
+    if tls:
+        return " (does the gateway serve TLS with a certificate for this host name?)"
+    return (" (is the gateway running there? a gateway that serves TLS needs --tls, or --ca-file "
+            "for a self-signed certificate)")
+
+
 def backoff_delays(initial: float = 0.1, maximum: float = 30.0, factor: float = 2.0,
                    jitter: float = 0.2, rng: random.Random | None = None) -> Iterator[float]:
     """Exponential backoff with +-``jitter`` relative noise, capped at ``maximum``.
@@ -126,6 +151,7 @@ class Bot:
         self.errors: list[bot_pb2.DecisionError] = []
         self.session_id = ""
         self._stop: asyncio.Event | None = None
+        self._welcomes = 0  # Welcomes received in this run_async
 
     # -- what a bot writes -------------------------------------------------
     def decide(self, request: bot_pb2.DecisionRequest) -> int | str:
@@ -184,20 +210,31 @@ class Bot:
         :param credentials: channel credentials, e.g. :func:`tls_credentials` for a
             gateway that serves TLS; ``None``: plaintext.
         :raises BotStopped: on UNAUTHENTICATED, INVALID_ARGUMENT and the like.
+        :raises NotConnected: when it gives up (``reconnect`` false, or
+            ``max_connects`` spent) and the arena never accepted a stream.
         """
         self._stop = asyncio.Event()
         delays = backoff_delays(initial_backoff, max_backoff)
         attempts = 0
+        self._welcomes = 0
         while not self._stop.is_set():
             attempts += 1
-            welcomed = False
+            before = self._welcomes
+            failure: tuple[str, grpc.StatusCode | None] = ("the stream closed before the arena's Welcome", None)
             try:
-                welcomed = await self._session(target, token, credentials)
+                await self._session(target, token, credentials)
             except grpc.aio.AioRpcError as exc:
                 if exc.code() in _FATAL:
                     raise BotStopped(exc.code(), exc.details() or "") from None
                 log.info("connection to %s lost: %s %s", target, exc.code().name, exc.details())
-            if self._stop.is_set() or not reconnect or (max_connects and attempts >= max_connects):
+                failure = (f"{exc.code().name}: {exc.details() or ''}", exc.code())
+            welcomed = self._welcomes > before  # also when the accepted stream then failed
+            ever_welcomed = self._welcomes > 0
+            if self._stop.is_set():
+                return
+            if not reconnect or (max_connects and attempts >= max_connects):
+                if not ever_welcomed:
+                    raise NotConnected(target, failure[0], tls=credentials is not None, code=failure[1])
                 return
             if welcomed:
                 delays = backoff_delays(initial_backoff, max_backoff)
@@ -259,6 +296,7 @@ class Bot:
                         await send(bot_pb2.BotMessage(pong=bot_pb2.Pong(nonce=message.ping.nonce)))
                     elif kind == "welcome":
                         welcomed = True
+                        self._welcomes += 1
                         self.granted = message.welcome.max_concurrent_decisions or 1
                         self.session_id = message.welcome.session_id
                         self.on_connected(message.welcome)

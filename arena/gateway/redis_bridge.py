@@ -177,6 +177,13 @@ def _tls_context(options: Mapping[str, Any]) -> Any:
     return context
 
 
+SHARED_CONNECTIONS = 8
+"""Connections of the bridge's shared pool (presence keys and clean-up)."""
+
+SHARED_WAIT_SECONDS = 30.0
+"""Most seconds a presence or clean-up step waits for a free pooled connection."""
+
+
 class RedisBridge:
     """Gateway side: serves each connected bot's Redis queue through the hub.
 
@@ -212,7 +219,13 @@ class RedisBridge:
         self._blmpop = True
 
     async def start(self) -> RedisBridge:
-        self._redis = aioredis.Redis.from_url(self.url, health_check_interval=0)
+        # presence and clean-up share a bounded pool: a burst (every bot of a gateway
+        # going offline at once) waits for a free connection instead of opening one
+        # per bot or failing past redis-py's limit (pull and reply connections are
+        # the bridge's own, one per connected bot and one in all)
+        self._redis = aioredis.Redis.from_pool(aioredis.BlockingConnectionPool.from_url(
+            self.url, max_connections=SHARED_CONNECTIONS, timeout=SHARED_WAIT_SECONDS,
+            health_check_interval=0))
         # a bot whose grace period ends loses its online key before its held requests
         # fail (else a worker could start its next match in between, against the absent bot)
         self.hub.before_offline.append(self._offline)

@@ -400,3 +400,58 @@ def test_absence_is_counted_from_the_bots_last_stream_and_a_dead_route_is_no_abs
     finally:
         redis_server.start()
         store.dispose()
+
+
+def test_a_burst_of_bots_going_offline_answers_every_queued_request(redis_server: RedisServer) -> None:
+    """The bridge's presence and clean-up share one bounded pool: 150 bots leaving at
+    once (a gateway's sessions all closing) each get their queued requests answered
+    ``F`` at once, on at most a handful of connections. Before, each concurrent
+    clean-up opened a connection of its own, and past redis-py's limit of 100 the
+    rest failed ("Too many connections"), leaving their workers to wait out the
+    deadline (then a RouteFailure instead of the bot's disconnection)."""
+    import redis
+
+    from arena.gateway.redis_bridge import SHARED_CONNECTIONS, RedisBridge
+    from arena.remote.redis_router import requests_key
+
+    class Hub:  # what the bridge reads of the gateway's SessionHub: nobody connected
+        before_offline: list[Any] = []
+
+        def present(self) -> set[str]:
+            return set()
+
+        def between_streams(self) -> set[str]:
+            return set()
+
+    client = redis.Redis.from_url(redis_server.url)
+    bots = [f"burst-{i}" for i in range(150)]
+    for bot in bots:
+        client.rpush(requests_key(bot), b"D%d|arena:reply:burst:%s|x" % (int(time.time() * 1000) + 60_000,
+                                                                          bot.encode()))
+    base = int(client.info("clients")["connected_clients"])
+    peak = 0
+
+    async def burst() -> None:
+        nonlocal peak
+        bridge = await RedisBridge(Hub(), redis_server.url).start()
+        try:
+            task = asyncio.gather(*(bridge._offline(bot) for bot in bots))
+            while not task.done():
+                peak = max(peak, int(client.info("clients")["connected_clients"]))
+                await asyncio.sleep(0.005)
+            await task
+        finally:
+            await bridge.stop()
+
+    asyncio.run(burst())
+    try:
+        end = time.monotonic() + 10
+        missing = bots
+        while missing and time.monotonic() < end:
+            missing = [b for b in bots if not client.exists(f"arena:reply:burst:{b}")]
+            time.sleep(0.05)
+        assert not missing, f"{len(missing)} queued requests never answered"
+        assert all(client.lindex(f"arena:reply:burst:{b}", 0).startswith(b"F") for b in bots)
+        assert peak - base <= SHARED_CONNECTIONS + 2, (base, peak)
+    finally:
+        client.close()

@@ -31,8 +31,8 @@ by 10-20 % between runs on a shared machine; each figure uses the mean of the tw
 * plain grpc.aio ping-pong with 8 requests in flight on one stream (request and
   reply the sizes of a DecisionRequest and a Decision envelope, :func:`benchkit.plain_grpc`):
   the 8-match figure is the route's decisions/s over its rate, goal
-  :data:`GOAL_8` (a ratio, not an absolute rate: absolute rates depend on the day of
-  a shared machine, the ratio much less).
+  :data:`GOAL_8` (a ratio, not an absolute rate: absolute rates follow the day of a
+  shared machine; a baseline measured in the same run cancels part of that).
 
 Redis: without ``--redis-url`` a redis-server of the bench's own on a free port,
 stopped at the end; with it, only keys under the run's prefix, the Celery broker's

@@ -655,6 +655,7 @@ def serve_cmd(
 
     _db_removed(db)
     _need("gateway", "arena serve")
+    _check_store_folder(store_url)
     if redis_url:
         _need("distributed", "arena serve --redis-url")
     if dashboard_port:
@@ -777,14 +778,33 @@ def _need(extra: str, what: str) -> None:
              f"pip install 'arena[{extra}]'")
 
 
+def _check_store_folder(url: str) -> None:
+    """Fail (one line) when ``url`` is a SQLite file in a folder that does not exist:
+    a command makes the store's file, never the folders above it (a mistyped path
+    would otherwise leave folders behind, as root even at the filesystem root)."""
+    from arena.store.engine import StoreURLError, parse_store_url, sqlite_path
+
+    try:
+        u = parse_store_url(url)
+    except StoreURLError as exc:
+        fail(f"--store: {exc}")
+    path = sqlite_path(u) if u.get_backend_name() == "sqlite" else None
+    if path is not None and not path.parent.is_dir():
+        fail(f"--store {_safe_url(url)}: the folder {path.parent} does not exist "
+             "(a store is one file: make its folder first)")
+
+
 def _open_store(url: str, *, readonly: bool = False) -> Any:
     """The store at ``url``, migrated (``readonly``: opened for reading only, its
-    schema checked; nothing is created). Every way this fails is one line."""
+    schema checked; nothing is created). Every way this fails is one line; a SQLite
+    file is made in an existing folder only (:func:`_check_store_folder`)."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from arena.store import Store
     from arena.store.engine import StoreURLError
 
+    if not readonly:
+        _check_store_folder(url)
     try:
         store = Store(url, readonly=readonly)
     except StoreURLError as exc:
@@ -947,6 +967,7 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
     paths = list(files or []) + (example_paths() if examples else [])
     if not paths:
         raise UserError("give tournament files, or --examples")
+    _validate_first(paths, store, bluechip)
 
     def on_term(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
@@ -1011,6 +1032,49 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
 
         stop_host()
     console.print(f"results are kept in {store}", highlight=False)
+
+
+def _validate_first(paths: list[Path], store: str, bluechip: Optional[str]) -> None:
+    """Refuse (one line) before anything is created or printed: an invalid file, Blue
+    Chip entrants without ``--bluechip``, a remote entrant that is not registered
+    (or revoked) in the store, which is only read here (none yet: none registered)."""
+    from arena.store import Store
+    from arena.store.engine import StoreNotFoundError, StoreURLError
+    from arena.tournaments import service
+    from arena.tournaments.config import ConfigError
+
+    checked: list[tuple[Path, Any]] = []
+    for path in paths:
+        try:
+            config, _ = service.parse_file(path)
+        except ValueError as exc:
+            raise _config_error(exc) from None
+        teams = sorted({e.bot.split(":", 1)[1] for e in config.entrants if e.bot.startswith("bluechip:")})
+        if teams and not bluechip:
+            raise UserError(f"{path}: Blue Chip entrants ({', '.join(teams)}): give --bluechip HOST:PORT, "
+                            "the address their robots connect to")
+        if config.format != "ladder" and service.remote_entrants(config):
+            checked.append((path, config))
+    if not checked:
+        return
+    _check_store_folder(store)
+    try:
+        db = Store(store, readonly=True)
+    except StoreNotFoundError:  # a store that does not exist yet has no bots registered
+        path, config = checked[0]
+        i, bot = service.remote_entrants(config)[0]
+        raise UserError(f"{path}: entrants[{i}].remote: bot {bot!r} is not registered "
+                        f"(arena bots register {bot} --store {_safe_url(store)})") from None
+    except StoreURLError as exc:
+        fail(f"--store: {exc}")
+    try:
+        for path, config in checked:
+            try:
+                service.check_registered(db, config)
+            except ConfigError as exc:
+                raise UserError(f"{path}: {exc}") from None
+    finally:
+        db.dispose()
 
 
 def _start_bluechip(address: Optional[str], no_pauses: bool, teams: list[str]) -> None:
@@ -1091,13 +1155,21 @@ def tournament_submit(file: Path = typer.Argument(..., exists=True, dir_okay=Fal
     Their conductors carry it to the end (see arena worker)."""
     from arena.tournaments import service
 
+    _need("distributed", "arena tournament submit")  # before anything is stored
+    try:
+        service.parse_file(file)
+    except ValueError as exc:
+        raise _config_error(exc) from None
     db = _open_store(store)
     try:
         config, _ = service.register(file, db)
     except ValueError as exc:
         raise _config_error(exc, db, file) from None
+    dispatcher = _dispatcher(redis_url, store)
     try:
-        offered = service.submit(db, config.id, _dispatcher(redis_url, store))
+        offered = service.submit(db, config.id, dispatcher)
+    except UserError:
+        raise
     except Exception as exc:  # noqa: BLE001 - kombu/redis errors: the broker is not reachable
         raise UserError(f"cannot reach the workers' Redis at {redis_url}: "
                                  f"{type(exc).__name__}: {exc}; the tournament is stored, submit "
@@ -1206,6 +1278,9 @@ def tournament_retry(tournament_id: str, store: str = STORE_OPTION,
     from arena.store import TournamentNotFoundError
     from arena.tournaments import service
 
+    if redis_url:
+        _need("distributed", "arena tournament retry --redis-url")
+    _open_store(store, readonly=True).dispose()  # an unknown store: one line, nothing made
     db = _open_store(store)
     try:
         n = service.retry(db, tournament_id)

@@ -5,14 +5,20 @@ It sits beside :mod:`arena.cli` (not in the tournaments package) because it may
 reach the Celery workers (``round --all --redis-url``), which the tournaments
 package must not import.
 Every command takes ``--store URL`` (default ``$ARENA_STORE_URL`` or
-``sqlite:///arena.db``) and ``--json``; errors are one line on stderr, exit 1.
+``sqlite:///arena.db``) and ``--json``. Errors follow :mod:`arena.cli`: one line on
+stderr, ``arena league CMD: error: ...``, exit status 2, and nothing is created by
+a command that fails: the league file is read and checked before the store is
+opened, ``table`` only reads (the store is opened read-only), and the commands on
+a league (``season start|end``, ``round``, ``update``) look it up read-only before
+they open the store for writing.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Optional, TypeVar
+from pathlib import Path
+from typing import Any, NoReturn, Optional, TypeVar
 
 import typer
 from rich.console import Console
@@ -27,12 +33,22 @@ season_app = typer.Typer(help="Start or end a league's season.", no_args_is_help
 app.add_typer(season_app, name="season")
 
 T = TypeVar("T")
-STORE = typer.Option(DEFAULT_STORE_URL, "--store", help="Store URL (SQLite file or PostgreSQL).")
+STORE = typer.Option(DEFAULT_STORE_URL, "--store", envvar="ARENA_STORE_URL",
+                     help="Store URL (SQLite file or PostgreSQL).")
 JSON = typer.Option(False, "--json", help="Print JSON instead of tables.")
+FILE = typer.Argument(..., exists=True, dir_okay=False, metavar="FILE.toml", help="League file (TOML).")
 
 
 def _console() -> Console:
     return Console()
+
+
+def _fail(message: str) -> NoReturn:
+    """A user error of ``arena league ...`` (:func:`arena.cli.fail`: one line, exit 2);
+    imported late: :mod:`arena.cli` imports this module at its end."""
+    from arena.cli import fail
+
+    fail(message)
 
 
 def _run(fn: Callable[[], T]) -> T:
@@ -42,14 +58,49 @@ def _run(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except (ConfigError, LeagueError) as exc:
-        typer.echo(f"error: {str(exc).strip(chr(39))}", err=True)
-        raise typer.Exit(1) from None
+        _fail(str(exc))
+
+
+def _load(file: Path) -> Any:
+    """The league of ``file``, checked (before any store is opened)."""
+    from arena.tournaments import league
+
+    try:
+        return _run(lambda: league.load_league(file))
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}")
 
 
 def _store(url: str) -> Any:
-    from arena.tournaments.executors import open_store
+    """The store for writing (made and migrated if need be; see :func:`arena.cli._open_store`)."""
+    from arena.cli import _open_store
 
-    return open_store(url)
+    return _open_store(url)
+
+
+def _league_store(url: str, league_id: str, *, write: bool) -> Any:
+    """The store of an existing league: looked up read-only first, so an unknown
+    league or store is one line and creates nothing; ``write``: then the store
+    opened for writing."""
+    from arena.cli import _open_store, _safe_url
+    from arena.store import Store
+    from arena.store.engine import StoreNotFoundError, StoreURLError
+    from arena.tournaments import league
+
+    try:
+        Store(url, readonly=True).dispose()
+    except StoreNotFoundError:
+        _fail(f"no league {league_id!r}: nothing is stored at {_safe_url(url)} yet "
+              "(arena league create FILE.toml stores a league), or give --store URL")
+    except StoreURLError as exc:
+        _fail(f"--store: {exc}")
+    ro = _open_store(url, readonly=True)
+    try:
+        _run(lambda: league.league_info(ro, league_id))
+    finally:
+        if write:
+            ro.dispose()
+    return _store(url) if write else ro
 
 
 def _emit(data: dict[str, Any], as_json: bool, text: Callable[[dict[str, Any]], None]) -> None:
@@ -60,12 +111,13 @@ def _emit(data: dict[str, Any], as_json: bool, text: Callable[[dict[str, Any]], 
 
 
 @app.command("create")
-def create_cmd(file: str = typer.Argument(..., help="League file (TOML)."), store: str = STORE,
-               as_json: bool = JSON) -> None:
+def create_cmd(file: Path = FILE, store: str = STORE, as_json: bool = JSON) -> None:
     """Store a league (the same file again changes nothing)."""
     from arena.tournaments import league
 
-    cfg = _run(lambda: league.create(file, _store(store)))
+    parsed = _load(file)
+    db = _store(store)
+    cfg = _run(lambda: league.create(parsed, db))
     data = {"league": cfg.id, "name": cfg.name, "game": cfg.game,
             "divisions": [{"name": d.name, "size": d.size, "format": d.format, "promote": d.promote,
                            "relegate": d.relegate} for d in cfg.divisions]}
@@ -75,12 +127,15 @@ def create_cmd(file: str = typer.Argument(..., help="League file (TOML)."), stor
 
 
 @app.command("update")
-def update_cmd(file: str = typer.Argument(..., help="The league's file, changed (TOML)."), store: str = STORE,
-               as_json: bool = JSON) -> None:
+def update_cmd(file: Path = typer.Argument(..., exists=True, dir_okay=False, metavar="FILE.toml",
+                                           help="The league's file, changed (TOML)."),
+               store: str = STORE, as_json: bool = JSON) -> None:
     """Between seasons: entrants join or leave (a new version of the league's file)."""
     from arena.tournaments import league
 
-    data = _run(lambda: league.update(file, _store(store)))
+    parsed = _load(file)
+    db = _league_store(store, parsed.id, write=True)
+    data = _run(lambda: league.update(parsed, db))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()
@@ -100,7 +155,8 @@ def season_start_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), sto
     """Start the next season: one tournament per division."""
     from arena.tournaments import league
 
-    data = _run(lambda: league.season_start(_store(store), league_id))
+    db = _league_store(store, league_id, write=True)
+    data = _run(lambda: league.season_start(db, league_id))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()
@@ -116,7 +172,8 @@ def season_end_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store
     """End the season: promotion and relegation."""
     from arena.tournaments import league
 
-    data = _run(lambda: league.season_end(_store(store), league_id))
+    db = _league_store(store, league_id, write=True)
+    data = _run(lambda: league.season_end(db, league_id))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()
@@ -139,20 +196,25 @@ def round_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str
     """Play the next round of every division of the running season."""
     from arena.tournaments import league
 
+    if jobs is not None and jobs < 1:
+        _fail(f"--jobs must be at least 1, got {jobs}")
     if redis_url is not None:
         if not all_rounds:
-            typer.echo("error: --redis-url goes with --all (the workers play every round)", err=True)
-            raise typer.Exit(1)
+            _fail("--redis-url goes with --all (the workers play every round)")
+        from arena.cli import _need
+
+        _need("distributed", "arena league round --redis-url")
+        db = _league_store(store, league_id, write=True)
         from workers.celery import make_app
         from workers.dispatch import CeleryDispatcher
 
-        db = _store(store)
         dispatcher = CeleryDispatcher(make_app(redis_url, db.url), store_url=db.url)
         sub = _run(lambda: league.submit_season(db, league_id, dispatcher))
         _emit(sub, as_json, lambda d: _console().print(
             f"{d['league']} season {d['season']}: offered " + ", ".join(f"{t} ({n})" for t, n in d["offered"].items())))
         return
-    data = _run(lambda: league.play_round(_store(store), league_id, all_rounds=all_rounds, jobs=jobs or 1))
+    db = _league_store(store, league_id, write=True)
+    data = _run(lambda: league.play_round(db, league_id, all_rounds=all_rounds, jobs=jobs or 1))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()
@@ -170,7 +232,8 @@ def table_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str
     """The divisions' tables with promotion and relegation zones, and the all-time table."""
     from arena.tournaments import league
 
-    data = _run(lambda: league.table(_store(store), league_id, season))
+    db = _league_store(store, league_id, write=False)  # read only: nothing is created
+    data = _run(lambda: league.table(db, league_id, season))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()

@@ -76,7 +76,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (["tournament", "status", "t", "--store", "arena.db"], ["not a store URL"], 2),
     (["bots", "list", "--store", "sqlite:////proc/nope/a.db"], ["no store at"], 2),
     (["tournament", "run", str(example_path("calypso")), "--store", "sqlite:////proc/nope/a.db"],
-     ["cannot create the folder /proc/nope"], 2),
+     ["the folder /proc/nope does not exist"], 2),
     (["play", "calypso", "-n", "50", "--records", "/proc/nope/r.jsonl"], ["--records", "cannot write"], 2),
     (["play", "bridge", "-n", "50", "--pbn", "/proc/nope/b.pbn"], ["--pbn", "cannot write"], 2),
     (["play", "calypso", "--games", "0"], ["at least 1, got 0"], 2),

@@ -172,33 +172,33 @@ def test_commands_at_the_wrong_time_change_nothing(tmp_path: Path, store: Any) -
 def test_cli(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from arena.league_cli import app
+    from arena.cli import app
 
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     file = write(tmp_path / "lg.toml", league_doc(2, 4))
     run = CliRunner()
-    r = run.invoke(app, ["create", str(file), "--store", url, "--json"])
+    r = run.invoke(app, ["league", "create", str(file), "--store", url, "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["league"] == "lg"
-    r = run.invoke(app, ["round", "lg", "--store", url])
-    assert r.exit_code == 1 and "between seasons" in r.output
-    assert run.invoke(app, ["season", "start", "lg", "--store", url]).exit_code == 0
-    r = run.invoke(app, ["round", "lg", "--all", "--store", url, "--json"])
+    r = run.invoke(app, ["league", "round", "lg", "--store", url])
+    assert r.exit_code == 2 and "arena league round: error: " in r.output and "between seasons" in r.output
+    assert run.invoke(app, ["league", "season", "start", "lg", "--store", url]).exit_code == 0
+    r = run.invoke(app, ["league", "round", "lg", "--all", "--store", url, "--json"])
     assert r.exit_code == 0, r.output
     assert all(p["finished"] == "done" for p in json.loads(r.output)["played"])
-    assert run.invoke(app, ["season", "end", "lg", "--store", url]).exit_code == 0
-    r = run.invoke(app, ["table", "lg", "--store", url, "--json"])
+    assert run.invoke(app, ["league", "season", "end", "lg", "--store", url]).exit_code == 0
+    r = run.invoke(app, ["league", "table", "lg", "--store", url, "--json"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data["season"] == 1 and data["divisions"][1]["rows"][0]["zone"] == "up"
-    r = run.invoke(app, ["table", "lg", "--store", url, "--season", "1"])
+    r = run.invoke(app, ["league", "table", "lg", "--store", url, "--season", "1"])
     assert r.exit_code == 0 and "d0" in r.output and "all time" in r.output
-    r = run.invoke(app, ["table", "lg", "--store", url, "--season", "4"])
-    assert r.exit_code == 1 and "seasons 1..1" in r.output
+    r = run.invoke(app, ["league", "table", "lg", "--store", url, "--season", "4"])
+    assert r.exit_code == 2 and "seasons 1..1" in r.output
     bad = league_doc(2, 4)
     bad["divisions"][0]["relegate"] = 9
-    r = run.invoke(app, ["create", str(write(tmp_path / "bad.toml", bad)), "--store", url])
-    assert r.exit_code == 1 and "divisions[0].relegate: 9 is larger than the division's size 4" in r.output
+    r = run.invoke(app, ["league", "create", str(write(tmp_path / "bad.toml", bad)), "--store", url])
+    assert r.exit_code == 2 and "divisions[0].relegate: 9 is larger than the division's size 4" in r.output
 
 
 def test_example_league_plays_a_season(store: Any) -> None:
@@ -300,25 +300,25 @@ def test_update_errors_name_the_field_and_change_nothing(tmp_path: Path, store: 
 def test_cli_update(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from arena.league_cli import app
+    from arena.cli import app
 
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     ids = [f"e{i}" for i in range(8)]
     run = CliRunner()
-    assert run.invoke(app, ["create", str(write(tmp_path / "a.toml", calypso_doc(ids, [4, 4]))),
+    assert run.invoke(app, ["league", "create", str(write(tmp_path / "a.toml", calypso_doc(ids, [4, 4]))),
                             "--store", url]).exit_code == 0
     file = write(tmp_path / "b.toml", calypso_doc(ids[1:] + ["new"], [4, 4]))
-    r = run.invoke(app, ["update", str(file), "--store", url, "--json"])
+    r = run.invoke(app, ["league", "update", str(file), "--store", url, "--json"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert (data["joined"], data["left"]) == (["new"], ["e0"])
     assert [d["entrants"] for d in data["divisions"]] == [ids[1:5], ids[5:] + ["new"]]
-    r = run.invoke(app, ["update", str(file), "--store", url])
+    r = run.invoke(app, ["league", "update", str(file), "--store", url])
     assert r.exit_code == 0 and "unchanged" in r.output
     bad = calypso_doc(ids[1:] + ["new"], [4, 4])
     bad["entrants"][0]["bot"] = "heuristic"
-    r = run.invoke(app, ["update", str(write(tmp_path / "c.toml", bad)), "--store", url])
-    assert r.exit_code == 1 and r.output.startswith("error: entrants[0]: ")
+    r = run.invoke(app, ["league", "update", str(write(tmp_path / "c.toml", bad)), "--store", url])
+    assert r.exit_code == 2 and r.stderr.startswith("arena league update: error: entrants[0]: ")
 
 
 def test_a_schedule_in_the_file_plays_rounds_when_due(tmp_path: Path, store: Any,

@@ -48,6 +48,7 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
 from arena.dashboard import data, events
+from arena.dashboard.labels import COMPASS_GAMES
 from arena.dashboard.replay import replay_views
 from arena.dashboard.travellers import BoardResults, travellers
 from arena.records.record import MatchRecord, dumps
@@ -83,6 +84,35 @@ def _pts(v: Any) -> str:
         text = f"{float(v):.2f}".rstrip("0").rstrip(".")
         return "0" if text == "-0" else text
     return str(v)
+
+
+def _imps(v: Any) -> str:
+    """IMPs as bridge players write them: a board's IMPs (and any sum of them) are whole
+    numbers, ``7``; an average (cross-IMPs, IMPs per board) has one decimal, ``3.3``.
+
+    >>> _imps(23.0), _imps(-95.0), _imps(3.3333), _imps(None), _imps(0.04)
+    ('23', '-95', '3.3', '-', '0')
+    """
+    if v is None or not isinstance(v, (int, float)) or v != v:
+        return "-" if v is None or isinstance(v, float) else str(v)
+    if float(v).is_integer():
+        return str(int(v))
+    text = f"{float(v):.1f}"
+    return "0" if text in ("0.0", "-0.0") else text.removesuffix(".0")
+
+
+def _one(v: Any) -> str:
+    """A count kept from 0 (deal, rotation, table, spec index) as people count it: from 1.
+
+    >>> _one(0), _one(3), _one(None)
+    ('1', '4', '-')
+    """
+    return "-" if v is None else str(int(v) + 1)
+
+
+def _is_imps(key: str, label: str = "") -> bool:
+    """Whether a standings column (or a details table's column) holds IMPs."""
+    return "imps" in key.lower() or "IMPs" in label
 
 
 def _signed(v: Any) -> str:
@@ -169,6 +199,9 @@ def create_app(store_url: str, *, readonly: bool = False) -> FastAPI:
     templates.env.filters["signed"] = _signed
     templates.env.filters["card"] = _card_html
     templates.env.filters["contract"] = _contract_html
+    templates.env.filters["imps"] = _imps
+    templates.env.filters["one"] = _one
+    templates.env.globals["is_imps"] = _is_imps
     ratings_cache = data.RatingsCache()
     replays = _ReplayCache()
     boards = BoardResults()
@@ -233,13 +266,19 @@ def create_app(store_url: str, *, readonly: bool = False) -> FastAPI:
         info = tournament_or_404(tid)
         summary = data.tournament_summary(store, info)
         st, err = data.tournament_standings(store, info)
-        matches = data.matches_of(store, tid)
+        config = data.tournament_config(info)
+        try:
+            game = config.make_game() if config is not None else None
+        except Exception:  # noqa: BLE001 - the page shows the matches anyway
+            game = None
+        matches = data.matches_of(store, tid, game)
         fmt = info.config.get("tournament", {}).get("format", "?")
         shown = matches[-MATCH_ROWS:] if fmt == "ladder" else matches[:MATCH_ROWS]
         league_id = data.league_of(store, tid)
         return page(request, "tournament.html", title=info.name, t=summary, info=info, standings=st,
                     standings_error=err, matches=shown, matches_total=len(matches), nav="tournaments",
-                    fmt=fmt, league_id=league_id,
+                    fmt=fmt, league_id=league_id, compass=info.game in COMPASS_GAMES,
+                    own_points=bool(game is not None and game.own_points()),
                     details=_details_tables({k: v for k, v in st.details.items()
                                              if not (fmt == "swiss" and k in ("rounds", "after_round"))})
                     if st is not None else [], **extras(info, st))
@@ -377,14 +416,19 @@ def create_app(store_url: str, *, readonly: bool = False) -> FastAPI:
         return spec, state, record
 
     @app.get("/matches/{match_id}", response_class=HTMLResponse)
-    def match(request: Request, match_id: str) -> HTMLResponse:
+    def match(request: Request, match_id: str, step: str | None = None) -> HTMLResponse:
         spec, state, record = match_parts(match_id)
         seats = list(record.seats) if record is not None else (list(spec.entrants) if spec else [])
         game = record.game if record else spec.game
         names = _seat_names(record if record is not None else spec, seats)
         bots = list((record.tags.get("bots") if record is not None else None) or (spec.bots if spec else []))
+        points = None
+        if record is not None and record.terminal and names["own_points"]:
+            points = data.record_points(record)
         return page(request, "match.html", title=f"Match {match_id}", match_id=match_id, spec=spec,
                     state=state, record=record, seats=seats, nav="tournaments", game=game, bots=bots,
+                    board=data.board_number(spec) if spec is not None else None, points=points,
+                    vulnerable=_vulnerable(record if record is not None else spec), start_step=_step(step),
                     **names,
                     winners=data.winners(list(record.returns)) if record and record.terminal else set())
 
@@ -435,9 +479,43 @@ def _seat_names(match: Any, seats: list[str]) -> dict[str, Any]:
             sides = side_labels(g, seats)
             where = {s: i for i, t in enumerate(teams) for s in t}
             side_of = [sides[where[s]] for s in range(len(labels))]
-        return {"seat_labels": labels, "compass": g.name in COMPASS_GAMES, "side_of": side_of}
+        return {"seat_labels": labels, "compass": g.name in COMPASS_GAMES, "side_of": side_of,
+                "own_points": g.own_points()}
     except Exception:  # noqa: BLE001 - names are decoration
-        return {"seat_labels": [f"seat {s + 1}" for s in range(len(seats))], "compass": False, "side_of": []}
+        return {"seat_labels": [f"seat {s + 1}" for s in range(len(seats))], "compass": False, "side_of": [],
+                "own_points": False}
+
+
+def _vulnerable(match: Any) -> list[bool]:
+    """Bridge (duplicate): per seat, whether its side is vulnerable on the match's board,
+    as the engine deals it (the record's or spec's seed, decks and ``init``); empty for
+    other games, rubber bridge (vulnerability changes deal by deal) or a match that does
+    not deal."""
+    if getattr(match, "game", None) != "bridge":
+        return []
+    from arena.core.state import observation_to_dict
+    from arena.games import get_game
+
+    try:
+        g = get_game(match.game, **({"preset": match.preset} if match.preset else {}), **dict(match.options))
+        state = g.new_initial_state(seed=match.seed, decks=getattr(match, "decks", None) or None,
+                                    **dict(match.init))
+        obs = observation_to_dict(state.observation(0))
+        vul = obs.get("vulnerable")
+        if obs.get("scoring") == "rubber" or not isinstance(vul, (list, tuple)) or len(vul) != 2:
+            return []
+        return [bool(vul[s % 2]) for s in range(int(g.num_players))]
+    except Exception:  # noqa: BLE001 - a mark is decoration
+        return []
+
+
+def _step(text: str | None) -> int:
+    """The replay step a match page opens on (``?step=N``; the viewer clamps it to the
+    match's steps); 0 when absent or not a number."""
+    try:
+        return max(0, int(text)) if text is not None else 0
+    except ValueError:
+        return 0
 
 
 def _attachment(filename: str) -> dict[str, str]:
@@ -452,7 +530,8 @@ def _pbn(records: list[MatchRecord], *, event: str) -> str:
 
 def _details_tables(details: dict[str, Any]) -> list[dict[str, Any]]:
     """Format-specific extras of the standings as tables (lists of flat dicts) or
-    key/values; plain values (a scoring name, a count) come as one ``facts`` entry."""
+    key/values; plain values (a scoring name, a count) come as one ``facts`` entry.
+    Columns of IMPs are written as IMPs are (:func:`_imps`)."""
     out = []
     facts = []
     for key, value in details.items():
@@ -462,9 +541,11 @@ def _details_tables(details: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
             cols = list(dict.fromkeys(k for v in value for k in v))
-            out.append({"name": key, "columns": cols, "rows": [[_fmt(v.get(c)) for c in cols] for v in value]})
+            out.append({"name": key, "columns": cols,
+                        "rows": [[(_imps if _is_imps(c) else _fmt)(v.get(c)) for c in cols] for v in value]})
         elif isinstance(value, dict) and all(not isinstance(v, (dict, list)) for v in value.values()):
-            out.append({"name": key, "columns": list(value), "rows": [[_fmt(v) for v in value.values()]]})
+            out.append({"name": key, "columns": list(value),
+                        "rows": [[(_imps if _is_imps(k) else _fmt)(v) for k, v in value.items()]]})
         else:
             out.append({"name": key, "columns": [], "rows": [],
                         "text": json.dumps(data.strict(value), indent=1)[:4000]})

@@ -19,7 +19,7 @@ from arena.store import Store, TournamentInfo
 
 __all__ = ["TournamentSummary", "RulesetRatings", "tournament_summary", "tournament_config",
            "tournament_standings", "matches_of", "RatingsCache", "bot_page", "display_status",
-           "winners", "strict", "leagues"]
+           "winners", "strict", "leagues", "board_number", "record_points"]
 
 
 @dataclass
@@ -93,25 +93,83 @@ def tournament_standings(store: Store, info: TournamentInfo) -> tuple[Any, str |
         return None, f"standings failed: {exc}"
 
 
-def matches_of(store: Store, tournament_id: str) -> list[dict[str, Any]]:
-    """One row per spec: index, match id, deal, rotation, table, entrants, status,
-    attempts, returns (when recorded)."""
+def matches_of(store: Store, tournament_id: str, game: Any = None) -> list[dict[str, Any]]:
+    """One row per spec: index, match id, deal, rotation, table (all as stored: from 0;
+    pages show them from 1), board (bridge: the board number its travellers show, else
+    ``None``), entrants, seat labels (:func:`arena.dashboard.labels.seat_labels`),
+    status, attempts, returns and points (when recorded).
+
+    ``points`` are :meth:`Game.match_points` for a game whose returns are not its score
+    (``game.own_points()``: canasta's returns are +-1 for the result, its points what the
+    sides scored), else ``None``; ``game`` is the tournament's game object (its seat
+    labels and whether it has own points; without it, neither)."""
     specs = {s.match_id: s for s in store.specs(tournament_id)}
     returns: dict[str, list[float]] = defaultdict(list)
     for r in store.results(tournament_id):
         returns[r.match_id].append(r.returns)
+    points = _points_of(store, tournament_id) if game is not None and game.own_points() else {}
     rows = []
     for st in store.spec_states(tournament_id):
         spec = specs.get(st.match_id)
+        entrants = list(spec.entrants) if spec else []
         rows.append({
             "index": st.index, "match_id": st.match_id, "status": st.status,
             "attempts": st.attempts, "error": st.error,
             "deal": spec.deal if spec else None, "rotation": spec.rotation if spec else None,
             "table": spec.table if spec else None,
-            "entrants": list(spec.entrants) if spec else [],
+            "board": board_number(spec) if spec else None,
+            "entrants": entrants,
+            "seat_labels": _labels(game, entrants) if game is not None and entrants else [],
             "returns": returns.get(st.match_id),
+            "points": points.get(st.match_id),
         })
     return rows
+
+
+def board_number(spec: Any) -> int | None:
+    """A bridge spec's board number (``tags["board"]`` or ``init["board"]``: what the
+    engine deals and the travellers show), else ``None``."""
+    if getattr(spec, "game", None) != "bridge":
+        return None
+    for where in (getattr(spec, "tags", None), getattr(spec, "init", None)):
+        if where and where.get("board") is not None:
+            return int(where["board"])
+    return None
+
+
+def _labels(game: Any, entrants: list[str]) -> list[str]:
+    from arena.dashboard.labels import seat_labels
+
+    try:
+        return seat_labels(game, entrants)
+    except Exception:  # noqa: BLE001 - names are decoration
+        return []
+
+
+def record_points(record: MatchRecord) -> list[float] | None:
+    """The record's own points (``record.points``, :meth:`Game.match_points`), replayed
+    for a record written before records carried them; ``None`` if they cannot be had."""
+    from arena.tournaments.standings import record_points as points
+
+    if record.points:
+        return [float(x) for x in record.points]
+    return points(record) if record.actions else None
+
+
+def _points_of(store: Store, tournament_id: str) -> dict[str, list[float]]:
+    """Match id -> points of every finished record of the tournament (see
+    :func:`record_points`; records without stored points are read whole and replayed)."""
+    out: dict[str, list[float]] = {}
+    for rec in store.records(tournament_id, actions=False):
+        if not rec.terminal:
+            continue
+        pts = record_points(rec)
+        if pts is None:
+            full = store.record(rec.match_id)
+            pts = record_points(full) if full is not None else None
+        if pts is not None:
+            out[rec.match_id] = pts
+    return out
 
 
 def winners(returns: list[float]) -> set[int]:
@@ -185,7 +243,9 @@ def compute_ratings(records: Iterable[MatchRecord]) -> dict[str, RulesetRatings]
 # -- bots -----------------------------------------------------------------------------------------
 
 def bot_page(store: Store, name: str, *, limit: int = 200) -> dict[str, Any]:
-    """A bot's (entrant's) results per ruleset, its recent matches and its faults."""
+    """A bot's (entrant's) results per ruleset, its recent matches and its faults; a
+    match's ``points`` are the record's own points (canasta's score, where its returns
+    are the result: :func:`record_points`) of the bot's seats, else ``None``."""
     results = store.results(bot=name)
     if not results:
         results = [r for r in store.results() if r.entrant == name]
@@ -222,8 +282,11 @@ def bot_page(store: Store, name: str, *, limit: int = 200) -> dict[str, Any]:
         else:
             labels = []
         if len(matches) < limit:
+            pts = [float(rec.points[x]) for x in mine if x < len(rec.points)] if rec is not None else []
             matches.append({"match_id": match_id, "tournament_id": first.tournament_id,
                             "ruleset": first.ruleset, "seats": mine, "returns": my_ret, "won": won,
+                            # the game's own points (canasta) where the returns are not them
+                            "points": sum(pts) / len(pts) if pts else None,
                             "seat_labels": [labels[x] if 0 <= x < len(labels) else str(x) for x in mine],
                             "opponents": sorted({b for b in (rec.seats if rec else []) if b != name})})
     for s in summary.values():

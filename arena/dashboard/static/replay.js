@@ -9,6 +9,9 @@
 //   canasta  melds under the side that made them, canastas marked natural, mixed or wild;
 //   rummy, auction
 //            seats named by their entrants (the server's seat_labels), logs in words.
+// Bridge marks the vulnerable seats red (class "vul", titled and labelled "vulnerable") at the
+// table, in the bidding table, on the trick and in the trick-by-trick grid. Each step has a
+// URL (?step=N or #step-N), kept in the address bar as the viewer steps.
 (function () {
   "use strict";
   var box = document.getElementById("replay");
@@ -227,7 +230,7 @@
     return d;
   }
   // The trick on the table: each card in front of the seat that played it.
-  function trickTable(t, caption, id) {
+  function trickTable(t, caption, id, vul) {
     var wrap = h("div", "trick-box");
     if (id) wrap.id = id;
     var g = h("div", "trick-table");
@@ -242,7 +245,9 @@
         if (t.winner === s) { c.className += " win"; c.title += " (won)"; }
         slot.appendChild(c);
       }
-      slot.appendChild(h("span", "who", COMPASS[s]));
+      var who = h("span", "who", COMPASS[s]);
+      if (Array.isArray(vul) && vul[s % 2]) { who.className += " vul"; who.title = "vulnerable"; }
+      slot.appendChild(who);
       g.appendChild(slot);
     }
     wrap.appendChild(g);
@@ -263,11 +268,11 @@
     if (cur.length && typeof leader === "number" && leader >= 0) {
       var cap = h("div", "caption");
       add(cap, h("b", null, "Trick " + ((pub.tricks || []).length + 1)), document.createTextNode(": led by "), seatTag(leader));
-      return trickTable({ leader: leader, cards: cur, winner: null }, cap, "current-trick");
+      return trickTable({ leader: leader, cards: cur, winner: null }, cap, "current-trick", pub.vulnerable);
     }
     if (Array.isArray(pub.tricks) && pub.tricks.length) {
       var last = normTrick(pub.tricks[pub.tricks.length - 1]);
-      return trickTable(last, lastTrickCaption(last), "last-trick");
+      return trickTable(last, lastTrickCaption(last), "last-trick", pub.vulnerable);
     }
     return null;
   }
@@ -281,7 +286,13 @@
     var t = h("table", "grid compact trick-grid");
     t.id = "trick-grid";
     var hr = h("tr");
-    ["Trick", "Lead"].concat(COMPASS).concat(["Won by", "N-S", "E-W"]).forEach(function (x) { hr.appendChild(h("th", COMPASS.indexOf(x) >= 0 || x === "N-S" || x === "E-W" ? "num" : null, x)); });
+    var vul = Array.isArray(pub.vulnerable) ? pub.vulnerable : [false, false];
+    ["Trick", "Lead"].concat(COMPASS).concat(["Won by", "N-S", "E-W"]).forEach(function (x) {
+      var s = COMPASS.indexOf(x), side = x === "N-S" ? 0 : x === "E-W" ? 1 : s >= 0 ? s % 2 : -1;
+      var th = h("th", (side >= 0 ? "num" : "") + (side >= 0 && vul[side] ? " vul" : ""), x);
+      if (side >= 0 && vul[side]) { th.title = "vulnerable"; th.appendChild(h("span", "visually-hidden", " (vulnerable)")); }
+      hr.appendChild(th);
+    });
     add(t, add(h("thead"), hr));
     var body = h("tbody"), ns = 0, ew = 0;
     tricks.concat(cur ? [cur] : []).forEach(function (tr, i) {
@@ -485,7 +496,12 @@
     if (entrant && entrant !== seatName(s) && seatName(s).indexOf(entrant + " #") !== 0) head.appendChild(h("span", "entrant", " " + entrant));
     if (pub.dealer === s) head.appendChild(badge("D", "dealer", "dealer"));
     if (game === "bridge") {
-      if (Array.isArray(pub.vulnerable) && pub.vulnerable[s % 2]) { p.className += " vul"; head.appendChild(badge("vul", "vul", "vulnerable")); }
+      if (Array.isArray(pub.vulnerable) && pub.vulnerable[s % 2]) {
+        p.className += " vul";
+        var vb = badge("vul", "vul", "vulnerable");
+        vb.setAttribute("aria-label", "vulnerable");
+        head.appendChild(vb);
+      }
       if (pub.declarer === s) head.appendChild(badge("declarer", "declarer"));
       if (pub.dummy === s) { p.className += " dummy"; head.appendChild(badge("dummy", "dummy-badge")); }
     }
@@ -574,7 +590,30 @@
     box.setAttribute("data-step", idx);
     box.setAttribute("data-revealed", data.revealed ? "1" : "0");
   }
-  function go(i) { if (!data) return; idx = Math.max(0, Math.min(data.steps.length - 1, i)); render(); }
+  // Every step has a URL: ?step=N (the server passes it as data-start) or #step-N opens
+  // the match at step N, and stepping keeps the address bar on the step shown.
+  function stepFromUrl() {
+    var m = /^#step-(\d+)$/.exec(location.hash || "");
+    if (m) return parseInt(m[1], 10);
+    var q = /[?&]step=(\d+)(?:&|$)/.exec(location.search || "");
+    if (q) return parseInt(q[1], 10);
+    var d = parseInt(box.getAttribute("data-start") || "0", 10);
+    return isNaN(d) ? 0 : d;
+  }
+  function stepUrl(i) {
+    var rest = (location.search || "").replace(/^\?/, "").split("&").filter(function (p) { return p && !/^step=/.test(p); });
+    if (i > 0) rest.push("step=" + i);
+    return location.pathname + (rest.length ? "?" + rest.join("&") : "");
+  }
+  function showUrl() {
+    var url = stepUrl(idx);
+    var link = el("step-link");
+    if (link) link.setAttribute("href", url);
+    if (window.history && history.replaceState && location.pathname + location.search + location.hash !== url)
+      history.replaceState(null, "", url);
+  }
+  function go(i) { if (!data) return; idx = Math.max(0, Math.min(data.steps.length - 1, i)); render(); showUrl(); }
+  window.addEventListener("hashchange", function () { if (/^#step-\d+$/.test(location.hash)) { stop(); go(stepFromUrl()); } });
   function stop() { if (timer) { clearInterval(timer); timer = null; el("play").textContent = "\u25b6 play"; } }
   el("first").onclick = function () { stop(); go(0); };
   el("prev").onclick = function () { stop(); go(idx - 1); };
@@ -600,7 +639,7 @@
       el("slider").max = d.steps.length - 1;
       if (d.error) box.insertBefore(h("p", "error", "replay stopped: " + d.error), el("action"));
       box.setAttribute("data-steps", d.steps.length);
-      go(0);
+      go(stepFromUrl());
     })
     .catch(function (err) { el("step-label").textContent = "replay unavailable: " + err.message; });
 })();

@@ -106,7 +106,7 @@ def test_tls_against_a_plaintext_gateway(plain_gateway: Gateway, certificate: tu
 
 
 def test_nobody_listening() -> None:
-    _one_line(_arenabot(f"127.0.0.1:{_free_port()}", "arena_bot_x"), "UNAVAILABLE", "gateway running")
+    _one_line(_arenabot(f"127.0.0.1:{_free_port()}", "arena_bot_x"), "UNAVAILABLE", "is the gateway running there? check --target")
 
 
 def test_an_accepted_bot_still_exits_0_when_its_stream_ends() -> None:

@@ -94,6 +94,8 @@ class NotConnected(Exception):
 def _hint(reason: str, tls: bool) -> str:
     """What to try for a connection that failed for ``reason``."""
     low = reason.lower()
+    if "connection refused" in low or "failed to connect to remote host" in low or "dns resolution" in low:
+        return " (is the gateway running there? check --target HOST:PORT)"
     if tls and "wrong_version_number" in low:
         return " (the gateway does not serve TLS: connect without --tls/--ca-file)"
     if tls and "certificate_verify_failed" in low:

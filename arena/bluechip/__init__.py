@@ -19,7 +19,11 @@ is both sides of it, after the implementable reference
   the play; the referee says nothing at the end but the returns).
 * :class:`BlueChipClient` (:mod:`.client`): the other direction, an arena bot
   playing one seat at an external TM, its observation rebuilt from the messages
-  (:mod:`.view`); :mod:`.cli` is ``arena bluechip host|client``.
+  (:mod:`.view`); :mod:`.cli` is ``arena bluechip host|client``. For dummy's cards
+  it says ``ready for dummy's card`` from every seat (as BEN and the championship
+  robots do; Table Managers built for them refuse dummy's seat name there), and a
+  session is a failure unless it ends with ``End of session`` (an ``ERROR`` line or
+  a closed connection raises :class:`~arena.bluechip.client.SessionError`).
 
 Information hiding
     The host's conversation with a robot is computed from that seat's observations
@@ -41,7 +45,10 @@ Decisions where the reference is open or inferred (section 8 and the notes)
       ever sent); any other version gets ``ERROR: Protocol version is not 18 but
       N.`` and the connection is closed. A seat whose robot is still connected is
       refused with ``Seat already has been taken``; partners need not share a team
-      name (section 6).
+      name (section 6). ``HostConfig.teams`` (``arena bluechip host`` sets it to the
+      match's teams) refuses any other team name with ``ERROR: Team name mismatch.
+      ...`` and closes (after Blue Chip's own ``Error Team name mismatch``); every
+      refusal is kept in ``BlueChipHost.refused`` for the operator's error.
     * **Teams line** ``Teams : N/S : "ns" E/W : "ew"`` without the SPEC's full stop
       after the N/S name (BEN needs that), built per connection: the robot's own
       team on its side, the agent's ``opponents`` name on the other. It is sent
@@ -78,22 +85,32 @@ Decisions where the reference is open or inferred (section 8 and the notes)
       mid-board ``Start of board`` is BEN only: the host closes that connection.
       The rest of the board is defaulted by the referee (``crash`` then ``absent``
       faults), the other robots go on, and a robot that reconnects is seated
-      again at the next board. A board waits ``connect_timeout`` for its robot.
+      again at the next board. A board waits ``connect_timeout`` for its robot
+      (``arena bluechip host --seat-wait``); in a team match
+      (:func:`~arena.bluechip.match.team_match`) a seat still empty after it ends
+      the session (:class:`~arena.bluechip.match.RobotsGone`, naming the seats)
+      instead of defaulting every later board.
     * **Forced actions**: the referee plays a sole legal card (or the Pass after
       7NTXX) without asking; the robot still sends it, and the host waits for that
       line (up to the deadline) before going on.
     * Duplicate bridge only (one board per match; rubber is refused at
       ``start_match``). Claims are not part of v18 and are neither sent nor read.
 
-Tournament hook (for the tournament service; not wired there yet)
-    An entrant reference ``bluechip:TEAM`` (:func:`~arena.bluechip.match.bluechip_team`)
-    means the four robots of TEAM seated at the process's host;
-    :func:`make_agent` gives the agent of one seat, and :func:`run_match` must
-    replace the referee's ``run_match`` for a match with such an agent (same
-    arguments and result). The host lives in one process: matches with Blue Chip
-    entrants must run in the process that called :func:`start_host` (e.g. a worker
-    consuming a dedicated queue with a thread pool), since robots hold TCP
-    connections to it.
+Tournament hook
+    An entrant ``bluechip = "TEAM"`` in a tournament file is the bot reference
+    ``bluechip:TEAM`` (:func:`~arena.bluechip.match.bluechip_team`): the robots of
+    TEAM seated at the process's host. ``arena tournament run FILE --bluechip
+    HOST:PORT`` starts that host with :func:`start_host` (``_start_bluechip`` in
+    :mod:`arena.cli`) and stops it at the end (:func:`stop_host`, ``End of
+    session``). :func:`arena.tournaments.runner.build_agents` gives such a seat
+    :func:`make_agent`, and :func:`arena.tournaments.runner.play_spec` plays the
+    match with this package's :func:`run_match` instead of the referee's (same
+    arguments and result) whenever :func:`arena.tournaments.runner.in_process`
+    says a spec has a Blue Chip seat. The host lives in one process, since robots
+    hold TCP connections to it: the embedded executor plays such matches one at a
+    time on a thread of that process, and :func:`arena.tournaments.service.submit` refuses
+    to send them to Celery workers. A robot not seated within ``connect_timeout``
+    is absent for that match (faults, as for any entrant).
 """
 
 from __future__ import annotations

@@ -12,6 +12,17 @@ sent (the engine's default). It sends SPEC forms and reads the variants the
 reference lists (upper-case seats and calls, ``Start of Board``, seated lines
 without quotes, any hand spelling). A ``Start of board`` in the middle of a board
 abandons it (BEN's restart convention).
+
+For dummy's cards it sends ``[Seat] ready for dummy's card to trick [n]`` from
+every seat, dummy's and the defenders' (SPEC has the defenders name dummy's seat,
+but the robots that play at championships, BEN among them, say ``dummy's``
+everywhere, and Table Managers built for them, bridge_env's and BEN's own, refuse
+the seat name with ``ERROR: Unexpected message received.``).
+
+A session succeeds only with ``End of session``: a line from the TM starting with
+``ERROR``, a line the client cannot follow, a closed connection or a socket error
+before it raise :class:`SessionError` (which holds the boards played so far); a
+refused or failed connection raises :class:`ProtocolError`.
 """
 
 from __future__ import annotations
@@ -30,7 +41,7 @@ from arena.core.cards import STANDARD_TOKENS, card_index, parse_card
 from arena.core.errors import InvalidActionError
 from arena.games.bridge.calls import call_to_string, string_to_call
 
-__all__ = ["BlueChipClient", "ClientBoard", "ProtocolError"]
+__all__ = ["BlueChipClient", "ClientBoard", "ProtocolError", "SessionError"]
 
 log = logging.getLogger("arena.bluechip.client")
 MAX_RETRIES = 2
@@ -38,6 +49,14 @@ MAX_RETRIES = 2
 
 class ProtocolError(Exception):
     """The TM sent something this client cannot follow (or refused the connection)."""
+
+
+class SessionError(ProtocolError):
+    """The session broke before ``End of session``; ``boards`` are those completed."""
+
+    def __init__(self, message: str, boards: list[ClientBoard]) -> None:
+        super().__init__(message)
+        self.boards = boards
 
 
 class _Restart(Exception):
@@ -84,6 +103,8 @@ class BlueChipClient:
         self.teams_line = ""
         self._sock: socket.socket | None = None
         self._file: Any = None
+        self._current: int | None = None
+        """The number of the board in play (for messages), ``None`` between boards."""
 
     # -- lines -------------------------------------------------------------------------
     def _send(self, line: str) -> None:
@@ -96,10 +117,12 @@ class BlueChipClient:
         while True:
             raw = self._file.readline()
             if not raw:
-                raise ProtocolError("the TM closed the connection")
+                raise ProtocolError("the Table Manager closed the connection")
             line = P.normalize(raw.decode("ascii", "replace"))
             if not line:
                 continue
+            if line.casefold().startswith("error"):
+                raise ProtocolError(f"the Table Manager sent {line!r}")
             if in_board and line.casefold().rstrip(".") == "start of board":
                 raise _Restart()
             return line
@@ -111,19 +134,29 @@ class BlueChipClient:
 
     # -- session ---------------------------------------------------------------------------
     def run(self) -> list[ClientBoard]:
-        """Connect, play until ``End of session`` (or the TM closes), return the boards.
+        """Connect, play until ``End of session``, return the boards.
 
-        :raises ProtocolError: if the TM refuses the connection.
+        :raises ProtocolError: if the connection fails or the TM refuses it.
+        :raises SessionError: if the session breaks before ``End of session`` (an
+            ``ERROR`` line, a line this client cannot follow, a closed connection).
         """
-        self._sock = socket.create_connection(self.address, timeout=self.timeout)
+        host, port = self.address
+        try:
+            self._sock = socket.create_connection(self.address, timeout=self.timeout)
+        except OSError as exc:
+            raise ProtocolError(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._file = self._sock.makefile("rb")
         try:
             self._session()
         except (ProtocolError, OSError) as exc:
-            if not self.boards and not self.teams_line:
-                raise ProtocolError(str(exc)) from None
-            log.info("session ended: %s", exc)
+            reason = str(exc) if isinstance(exc, ProtocolError) else f"connection failed: {exc.strerror or exc}"
+            if not self.teams_line:
+                raise ProtocolError(reason) from None
+            where = f" during board {self._current}" if self._current is not None else ""
+            played = len(self.boards)
+            raise SessionError(f"{reason}{where}; {played} board{'' if played == 1 else 's'} played, "
+                               "no End of session", self.boards) from None
         finally:
             self.close()
         return self.boards
@@ -142,7 +175,7 @@ class BlueChipClient:
         line = self._read(False)
         words = line.split()
         if len(words) < 2 or words[-1].casefold() != "seated" or P.parse_seat(words[0]) is None:
-            raise ProtocolError(f"refused: {line}")
+            raise ProtocolError(f"the Table Manager refused the connection: {line}")
         self.seat = P.parse_seat(words[0])
         self._send(f"{self.me} ready for teams")
         self.teams_line = self._read(False)
@@ -164,14 +197,18 @@ class BlueChipClient:
     def _board(self) -> None:
         me = self.seat
         assert me is not None
+        self._current = None
         self._send(f"{self.me} ready for deal")
-        board = P.parse_board(self._read())
+        line = self._read()
+        board = P.parse_board(line)
         if board is None:
-            raise ProtocolError("expected the board line")
+            raise ProtocolError(f"expected the board line, got {line!r}")
+        self._current = board.board
         self._send(f"{self.me} ready for cards")
-        cards = P.parse_cards_line(self._read())
+        line = self._read()
+        cards = P.parse_cards_line(line)
         if cards is None or cards[0] != me:
-            raise ProtocolError("expected this seat's cards")
+            raise ProtocolError(f"expected {self.me}'s cards, got {line!r}")
         view = SeatView(me, board.board, board.dealer, board.vulnerable, cards[1])
         record = ClientBoard(board.board, me)
         self.agent.start_match(MatchInfo(game="bridge", ruleset="bridge@v1", seat=me, num_players=4,
@@ -186,9 +223,10 @@ class BlueChipClient:
                 self._send(P.format_call(me, token))
             else:
                 self._send(f"{self.me} ready for {P.seat_name(actor)}'s bid")
-                call = P.parse_call(self._read())
+                line = self._read()
+                call = P.parse_call(line)
                 if call is None or call.seat != actor:
-                    raise ProtocolError(f"expected {P.seat_name(actor)}'s call")
+                    raise ProtocolError(f"expected {P.seat_name(actor)}'s call, got {line!r}")
                 token = call.token
             view.add_call(token)
             record.calls.append(token)
@@ -203,23 +241,26 @@ class BlueChipClient:
                 token = STANDARD_TOKENS[self._decide(view, record)]
                 self._send(P.format_play(player, token))
             else:
-                who = "dummy" if player == view.dummy == me else P.seat_name(player)
+                who = "dummy" if player == view.dummy else P.seat_name(player)  # every seat: dummy's
                 self._send(f"{self.me} ready for {who}'s card to trick {view.trick}")
-                play = P.parse_play(self._read())
+                line = self._read()
+                play = P.parse_play(line)
                 if play is None or not (play.seat == player or play.dummy and player == view.dummy):
-                    raise ProtocolError(f"expected {P.seat_name(player)}'s card")
+                    raise ProtocolError(f"expected {P.seat_name(player)}'s card, got {line!r}")
                 token = play.token
             view.add_card(player, token)
             record.cards.append(token)
             if first and me != view.dummy:
                 self._send(f"{self.me} ready for dummy")
-                dummy = P.parse_cards_line(self._read())
+                line = self._read()
+                dummy = P.parse_cards_line(line)
                 if dummy is None:
-                    raise ProtocolError("expected dummy's cards")
+                    raise ProtocolError(f"expected dummy's cards, got {line!r}")
                 view.set_dummy(dummy[1])
         record.ns_score = view.ns_score()
         record.completed = True
         self.boards.append(record)
+        self._current = None
         ns = float(record.ns_score)
         self.agent.end_match(me, [ns, -ns, ns, -ns])
         if self.on_board is not None:

@@ -57,7 +57,13 @@ class HostConfig:
     handshake_timeout: float = 30.0
     """Time for a new connection to send its ``Connecting`` line."""
     connect_timeout: float = 10.0
-    """How long a board waits for its robot to be seated and idle."""
+    """How long a board waits for its robot to be seated and idle (``arena bluechip
+    host --seat-wait``; :func:`~arena.bluechip.match.team_match` ends the session
+    when a seat stays empty that long)."""
+    teams: tuple[str, ...] = ()
+    """Team names seated (exact); a robot connecting with another one is refused with
+    ``ERROR: Team name mismatch ...`` and closed, and listed in ``refused``. Empty:
+    any name is seated (its slot is used only if an agent asks for that team)."""
     seat_ports: dict[int, int] = field(default_factory=dict)
     """Extra listening ports bound to a seat (port -> 0..3) for ``ANYPL`` robots."""
     transcripts: bool = False
@@ -78,6 +84,10 @@ def parse_address(address: str, default_port: int = 2000) -> tuple[str, int]:
     if not sep:
         return address or "127.0.0.1", default_port
     return host or "127.0.0.1", int(port)
+
+
+def _who(seat: int | None) -> str:
+    return "ANYPL" if seat is None else P.seat_name(seat)
 
 
 class Connection:
@@ -211,6 +221,8 @@ class BlueChipHost:
         self.slots: dict[tuple[str, int], Connection] = {}
         self.history: list[Connection] = []
         self.alerts: dict[tuple[str, int], str] = {}
+        self.refused: list[str] = []
+        """One text per refused connection: ``"TEAM" as North (reason)``."""
         self._servers: list[asyncio.Server] = []
         self._thread: threading.Thread | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -306,11 +318,11 @@ class BlueChipHost:
     def wait_seated(self, slots: list[tuple[str, int]], timeout: float) -> bool:
         """Wait until every (team, seat) in ``slots`` has a live robot."""
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if set(slots) <= set(self.seated()):
-                return True
+        while not set(slots) <= set(self.seated()):
+            if time.monotonic() >= end:
+                return False
             time.sleep(0.02)
-        return False
+        return True
 
     def transcript(self, team: str, seat: int) -> list[tuple[str, str]]:
         """Every line of the current connection of (team, seat) (``transcripts`` on)."""
@@ -335,20 +347,29 @@ class BlueChipHost:
             await self._refuse(conn, "Expected 'Connecting ....'")
             return
         if hello.version not in P.VERSIONS:
-            await self._refuse(conn, f"ERROR: Protocol version is not 18 but {hello.version}.")
+            await self._refuse(conn, f"ERROR: Protocol version is not 18 but {hello.version}.",
+                               f'"{hello.team}" as {_who(hello.seat)} (protocol version {hello.version})')
             return
         if not hello.team:
             await self._refuse(conn, "Expected team name")
+            return
+        teams = self.config.teams
+        if teams and hello.team not in teams:
+            expected = " or ".join(f'"{t}"' for t in teams)
+            await self._refuse(conn, f'ERROR: Team name mismatch. Expected {expected}, not "{hello.team}".',
+                               f'"{hello.team}" as {_who(hello.seat)} (team name is not {expected})')
             return
         seat = hello.seat
         if seat is None:
             seat = conn.port_seat if conn.port_seat is not None else self._free_seat(hello.team)
         if seat is None:
-            await self._refuse(conn, "No seat is free for this team")
+            await self._refuse(conn, "No seat is free for this team",
+                               f'"{hello.team}" as ANYPL (no seat is free for this team)')
             return
         old = self.slots.get((hello.team, seat))
         if old is not None and old.alive:
-            await self._refuse(conn, "Seat already has been taken")
+            await self._refuse(conn, "Seat already has been taken",
+                               f'"{hello.team}" as {_who(seat)} (the seat is taken)')
             return
         conn.team, conn.seat, conn.version, conn.info = hello.team, seat, hello.version, hello.info
         if old is not None:
@@ -369,12 +390,16 @@ class BlueChipHost:
                 return seat
         return None
 
-    async def _refuse(self, conn: Connection, text: str) -> None:
+    async def _refuse(self, conn: Connection, text: str, who: str | None = None) -> None:
+        """Send the error line, close the connection, keep ``who`` in :attr:`refused`."""
+        if who is not None:
+            self.refused.append(who)
         try:
             await conn.send(text)
         except Broken:
             pass
-        conn.close(text)
+        log.warning("refused a robot: %s", text)
+        conn.close()
 
     async def lease(self, team: str, seat: int, timeout: float) -> Connection:
         """The idle live connection of (team, seat), marked busy.

@@ -272,6 +272,8 @@ class BlueChipAgent(Agent):
         self.connect_timeout = host.config.connect_timeout if connect_timeout is None else connect_timeout
         self.board: BoardTalk | None = None
         self.failure: str | None = None
+        self.absent = False
+        """The last ``start_match`` found no robot seated and idle in time."""
         self._over = True
         self._pending: Any = None
         self._deadline_s = 10.0
@@ -293,12 +295,14 @@ class BlueChipAgent(Agent):
         self._retrying = False
         self.board = None
         self.failure = None
+        self.absent = False
         try:
             conn = self.host.call(self.host.lease(self.team, seat, self.connect_timeout),
                                   timeout=self.connect_timeout + 5)
-        except Broken as exc:
-            self.failure = str(exc)
-            raise AgentFailure(str(exc)) from None
+        except (Broken, concurrent.futures.TimeoutError) as exc:
+            self.failure = str(exc) or "no robot seated"
+            self.absent = True
+            raise AgentFailure(self.failure) from None
         board = BoardTalk(self.host, conn, seat, str(info.get("match_id", "")), self.opponents,
                           forced_wait=self._deadline_s)
         self.board = board

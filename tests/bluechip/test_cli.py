@@ -83,3 +83,11 @@ def test_client_command_reports_a_refusal(host: BlueChipHost) -> None:
     assert host.wait_seated([("CLI", 0)], 5)
     res = CliRunner().invoke(app, ["client", "--tm", f"127.0.0.1:{host.port}", "--seat", "N", "--team", "CLI"])
     assert res.exit_code == 1 and "Seat already has been taken" in res.output
+
+
+def test_host_command_refuses_records_in_a_missing_folder(tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "records.jsonl"
+    res = CliRunner().invoke(app, ["host", "--team", "T", "--address", "127.0.0.1:0", "--wait", "0",
+                                   "--records", str(target)])
+    assert res.exit_code == 2 and "--records" in res.output
+    assert not target.parent.exists()  # nothing created, nothing listened on

@@ -1086,7 +1086,8 @@ def _start_bluechip(address: Optional[str], no_pauses: bool, teams: list[str]) -
     if not address:
         raise UserError(f"Blue Chip entrants ({', '.join(teams)}): give --bluechip HOST:PORT, "
                                  "the address their robots connect to")
-    config = HostConfig().without_pauses() if no_pauses else HostConfig()
+    config = HostConfig(teams=tuple(teams))  # a robot of another team is refused, not seated
+    config = config.without_pauses() if no_pauses else config
     try:
         host = start_host(address, config)
     except Exception as exc:  # noqa: BLE001 - the port is taken, most likely

@@ -720,3 +720,25 @@ def test_package_docstring_says_how_the_tournament_hook_is_wired() -> None:
             except ImportError:
                 assert hasattr(importlib.import_module(module), name), ref
     assert "arena tournament run" in hook and "--bluechip" in hook
+
+
+def test_the_tournament_host_refuses_a_robot_of_another_team() -> None:
+    """``arena tournament run --bluechip`` hosts the Table Manager for the file's
+    Blue Chip teams: a robot connecting with another team name is refused with the
+    protocol's error (before, it was seated and then heard nothing for ever)."""
+    from arena.bluechip import current_host, stop_host
+    from arena.cli import _start_bluechip
+
+    _start_bluechip("127.0.0.1:0", True, ["TEAM-A", "TEAM-B"])
+    try:
+        host = current_host()
+        assert host is not None
+        stranger = SpecRobot(host.port, "STRANGER", 0).start()
+        stranger.join()
+        assert stranger.refusal is not None and "team name" in stranger.refusal.casefold()
+        assert stranger.closed_by_tm
+        member = SpecRobot(host.port, "TEAM-A", 1)
+        member.start()
+        assert host.wait_seated([("TEAM-A", 1)], 5)
+    finally:
+        stop_host()

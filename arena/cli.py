@@ -1038,6 +1038,8 @@ def _validate_first(paths: list[Path], store: str, bluechip: Optional[str]) -> N
     """Refuse (one line) before anything is created or printed: an invalid file, Blue
     Chip entrants without ``--bluechip``, a remote entrant that is not registered
     (or revoked) in the store, which is only read here (none yet: none registered)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from arena.store import Store
     from arena.store.engine import StoreNotFoundError, StoreURLError
     from arena.tournaments import service
@@ -1073,6 +1075,8 @@ def _validate_first(paths: list[Path], store: str, bluechip: Optional[str]) -> N
                 service.check_registered(db, config)
             except ConfigError as exc:
                 raise UserError(f"{path}: {exc}") from None
+    except SQLAlchemyError:  # a database without the schema yet: checked again once it is made
+        return
     finally:
         db.dispose()
 

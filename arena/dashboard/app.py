@@ -7,7 +7,8 @@ Pages (server-rendered Jinja2; CSS and JS served from ``static/``, no CDN):
 ``/tournaments/{id}``                  standings per format, progress, matches, downloads
 ``/ratings``                           Elo per ruleset with Bradley-Terry error bars and history charts
 ``/bots``, ``/bots/{name}``            bots; a bot's results, matches and faults
-``/matches/{match_id}``                a match with its replay viewer
+``/matches/{match_id}``                a match with its replay viewer (``?step=N`` or ``#step-N``
+                                       opens step N; the address follows the step shown)
 ``/leagues``, ``/leagues/{id}``        leagues; a league's division tables per season (zones,
                                        moves), its all-time table and ratings (``?season=N``)
 =====================================  ==================================================
@@ -25,6 +26,12 @@ JSON (strict: a number that is undefined is ``null``, never ``NaN``):
 Downloads: ``/tournaments/{id}/records.jsonl`` and ``.pbn`` (bridge),
 ``/matches/{match_id}/record.jsonl`` and ``.pbn``. Charts: ``/ratings/{ruleset}/history.svg``
 and ``/ratings/{ruleset}/errors.svg``.
+
+What people read: counts kept from 0 (spec index, deal, rotation, table) are shown
+from 1, a bridge match by its board number and its seats N, E, S, W (as its traveller
+names them), the vulnerable seats and sides marked (red, titled "vulnerable"), IMPs as
+whole numbers per board and one decimal for averages (:func:`_imps`), and a game whose
+returns only rank the sides (``Game.own_points``: canasta) by its points.
 
 Hidden cards: a match has a replay only once its record is stored; the seats'
 hands are in it only when the record ended (see :mod:`arena.dashboard.replay`).

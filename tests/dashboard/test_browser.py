@@ -86,7 +86,7 @@ def test_browser(dashboard_store: dict[str, Any], tmp_path: Path) -> None:
                      "replay-auction-middle", "match-running", "match-unfinished", "replay-bridge-trick",
                      "replay-bridge-deal-end", "replay-canasta-melds", "tournament-bridge-travellers",
                      "tournament-pairs", "tournament-swiss", "tournament-ladder", "tournament-ladder-live",
-                     "leagues", "league"):
+                     "leagues", "league", "replay-bridge-vulnerable"):
             assert (shots / f"{kind}.png").stat().st_size > 5000, kind
     finally:
         proc.terminate()

@@ -8,7 +8,8 @@
 // tests/dashboard/store_fixture.py. Loads every page kind, steps through a replay of every
 // game, checks what is shown (and that each game is shown by its players' conventions:
 // bridge hands, dealer, vulnerability, dummy, tricks and travellers; canasta melds by side;
-// seats named by their entrants), and saves a screenshot of each page. Prints
+// seats named by their entrants; vulnerable seats marked; a URL per replay step), and saves a
+// screenshot of each page. Prints
 // "N passed, M failed" and exits 1 on failure.
 "use strict";
 const fs = require("fs");
@@ -209,6 +210,76 @@ async function bridgeConventions(page, href) {
   await shot(page, "replay-bridge-deal-end");
 }
 
+// Vulnerable seats marked red (class "vul", "vulnerable" for screen readers) wherever a
+// bridge board shows seats: the match's seat table, the table, the bidding table, the trick
+// and the trick-by-trick grid; and the traveller of the board.
+async function vulnerableMarks(page) {
+  const want = { "None vul": "", "N-S vul": "NS", "E-W vul": "EW", "Both vul": "NESW" };
+  const seen = [];
+  for (const id of ["example-bridge:000000", "example-bridge:000002", "example-bridge:000004", "example-bridge:000006"]) {
+    const href = "/matches/" + encodeURIComponent(id);
+    await open(page, href);
+    await page.waitForSelector("#replay[data-steps]", { timeout: 15000 });
+    const vul = await text(page, "#vul");
+    const exp = want[vul];
+    seen.push(vul);
+    const seatsTable = await page.$$eval("#seats tbody tr.vul td.seat-label b", (xs) => xs.map((x) => x.textContent).join(""));
+    const hidden = await page.$$eval("#seats .visually-hidden", (xs) => xs.map((x) => x.textContent).join(""));
+    check(seatsTable === exp && (exp === "" ? hidden === "" : /vulnerable/.test(hidden)), `${id} (${vul}): seat table marks ${seatsTable || "no seat"}`);
+    const panels = await page.$$eval(".seat-panel.vul .seat-label", (xs) => xs.map((x) => x.textContent).join(""));
+    const auction = await page.$$eval("table.auction th.vul", (xs) => xs.map((x) => x.firstChild.textContent).join(""));
+    check(panels === exp && (auction === exp || auction === ""), `${id}: table and bidding table mark ${panels || "no seat"}`);
+    const views = (await (await page.request.get(base + href.replace("/matches/", "/api/matches/") + "/replay")).json()).steps;
+    const k = views.findIndex((v) => v.public.tricks && v.public.tricks.length >= 2 && v.public.current_trick.length === 0);
+    await page.locator("#slider").fill(String(k));
+    const grid = await page.$$eval("#trick-grid thead th.vul", (xs) => xs.map((x) => x.firstChild.textContent).join(","));
+    const gridWant = { "": "", NS: "N,S,N-S", EW: "E,W,E-W", NESW: "N,E,S,W,N-S,E-W" }[exp];
+    const titled = await page.$$eval("#trick-grid thead th.vul", (xs) => xs.every((x) => x.title === "vulnerable" && /vulnerable/.test(x.textContent)));
+    check(grid === gridWant && titled, `${id}: trick-by-trick grid marks ${grid || "no seat"}`);
+    const who = await page.$$eval("#last-trick .who.vul", (xs) => xs.map((x) => x.textContent).join(""));
+    check(who === exp, `${id}: the trick on the table marks ${who || "no seat"}`);
+    const color = await page.$eval(exp ? ".seat-panel.vul .seat-label" : ".seat-panel .seat-label", (x) => getComputedStyle(x).color);
+    check(!exp || color === "rgb(192, 32, 26)", `${id}: vulnerable seats are red (${color})`);
+    if (exp === "NS") await shot(page, "replay-bridge-vulnerable");
+  }
+  check(seen.join("|") === "None vul|N-S vul|E-W vul|Both vul", "the four boards' vulnerabilities: " + seen.join(", "));
+  await open(page, "/tournaments/example-bridge");
+  const trav = await page.$$eval("details.traveller", (ds) => ds.map((d) => [d.getAttribute("data-board"),
+    Array.from(d.querySelectorAll("thead th.vul")).map((x) => x.firstChild.textContent).join(","),
+    d.querySelectorAll("tbody td.vul").length, d.querySelectorAll("tbody tr").length]));
+  const travWant = { 1: "", 2: "N-S", 3: "E-W", 4: "N-S,E-W" };
+  check(trav.length === 4 && trav.every((t) => t[1] === travWant[t[0]] && t[2] === t[3] * (t[1] ? t[1].split(",").length : 0)),
+    "travellers mark the vulnerable side: " + trav.map((t) => t[0] + ":" + (t[1] || "none")).join(" "));
+}
+
+// Every step of a replay has a URL: ?step=N and #step-N open it, stepping keeps the address on it.
+async function stepUrls(page, href) {
+  const stepOf = async () => Number(await page.getAttribute("#replay", "data-step"));
+  const inUrl = () => new URL(page.url()).searchParams.get("step");
+  await open(page, href + "?step=5");
+  await page.waitForSelector("#replay[data-steps]", { timeout: 15000 });
+  check(await stepOf() === 5 && /step 5 \//.test(await text(page, "#step-label")), "replay: ?step=5 opens step 5");
+  await page.click("#next");
+  check(await stepOf() === 6 && inUrl() === "6", "replay: stepping keeps the address on the step (" + page.url() + ")");
+  check(/[?]step=6$/.test(await page.getAttribute("#step-link", "href")), "replay: the step link names the step shown");
+  await page.keyboard.press("ArrowRight");
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector("#replay[data-steps]", { timeout: 15000 });
+  check(await stepOf() === 7, "replay: reloading the address shows the same step (7)");
+  await open(page, href + "#step-3");
+  await page.waitForSelector("#replay[data-steps]", { timeout: 15000 });
+  check(await stepOf() === 3 && inUrl() === "3", "replay: #step-3 opens step 3");
+  await page.evaluate(() => { location.hash = "step-9"; });
+  await page.waitForFunction(() => document.getElementById("replay").getAttribute("data-step") === "9", null, { timeout: 5000 });
+  check(inUrl() === "9", "replay: a new #step-N goes to that step");
+  await page.click("#first");
+  check(await stepOf() === 0 && inUrl() === null, "replay: the deal's address is the match's own");
+  await open(page, href + "?step=99999");
+  await page.waitForSelector("#replay[data-steps]", { timeout: 15000 });
+  const steps = Number(await page.getAttribute("#replay", "data-steps"));
+  check(await stepOf() === steps - 1, "replay: a step past the end opens the last");
+}
+
 // Canasta: melds under the side that made them, canastas marked natural, mixed or wild.
 async function canastaMelds(page, href) {
   await open(page, href);
@@ -367,6 +438,9 @@ async function hidden(page) {
   });
   const page = context.pages()[0] || await context.newPage();
   page.setDefaultTimeout(15000);
+  // A page's first render computes what it shows (ratings, travellers' replays): on a loaded
+  // machine that alone can take longer than the 15 s the checks wait.
+  page.setDefaultNavigationTimeout(90000);
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
@@ -380,6 +454,8 @@ async function hidden(page) {
     await bots(page);
     for (const game of GAMES) await replay(page, game, links[game]);
     await bridgeConventions(page, links.bridge);
+    await vulnerableMarks(page);
+    await stepUrls(page, links.bridge);
     await canastaMelds(page, links.canasta);
     for (const game of ["canasta", "rummy", "auction"]) await seatNames(page, game, links[game]);
     await travellerPages(page);

@@ -1362,6 +1362,7 @@ def worker_cmd(ctx: typer.Context,
     Extra arguments go to 'celery worker'. SIGTERM/SIGINT stop both, and nothing is
     left behind."""
     _need("distributed", "arena worker")
+    _check_store_folder(store)
     from workers.run import run_worker
     from workers.tasks import remote_matches as _remote_matches
 

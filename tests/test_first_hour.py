@@ -169,6 +169,7 @@ def test_missing_folders_are_errors_and_are_not_made(empty: Path) -> None:
         (["bots", "register", "b", "--store", store], "arena bots register"),
         (["league", "create", str(LEAGUE), "--store", store], "arena league create"),
         (["serve", "--store", store], "arena serve"),
+        (["worker", "--store", store], "arena worker"),
         (["play", "bridge", "-n", "1", "--pbn", str(gone / "out.pbn")], "arena play"),
         (["play", "calypso", "-n", "1", "--records", str(gone / "r.jsonl")], "arena play"),
     ]

@@ -110,6 +110,8 @@ class TournamentRow(Base):
     voids_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Matches voided by platform faults (the route to a bot failed) since its last
     record: the tournament pauses when they pile up (:meth:`Store.void`)."""
+    voids_since: Mapped[datetime | None]
+    """When the first of those voids came."""
     pauses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Pauses since its last record (each one twice as long as the one before)."""
     paused_until: Mapped[datetime | None]

@@ -703,8 +703,10 @@ class Store:
         ``owner`` does not hold the lease.
 
         The tournament counts its voids since its last record (``voids_in_row``).
-        With ``pause_after``, once that many pile up the tournament **pauses**:
-        nothing of it is leased for ``pause_seconds``, with the reason kept for
+        With ``pause_after``, once that many pile up over at least ``pause_seconds``
+        (a single fault voids every match in flight at once: such a burst is replayed
+        at once, not paused) the tournament **pauses**: nothing of it is leased for
+        ``pause_seconds``, with the reason kept for
         ``arena tournament status``; then it is tried again, and a void after that
         pauses it at once for twice as long as the pause before (at most
         ``max_pause``). Its next record ends the pause and resets the counts. So a route that keeps failing costs a few
@@ -719,12 +721,17 @@ class Store:
             if res is None:
                 return False
             tid = res.tournament_id
-            row = conn.execute(update(t).where(t.id == tid).values(voids_in_row=t.voids_in_row + 1)
-                               .returning(t.voids_in_row, t.pauses, t.paused_until)).first()
+            row = conn.execute(update(t).where(t.id == tid).values(
+                voids_in_row=t.voids_in_row + 1,
+                voids_since=func.coalesce(t.voids_since, literal(now, UTCDateTime())))
+                .returning(t.voids_in_row, t.voids_since, t.pauses, t.paused_until)).first()
             if row is None or not pause_after or row.voids_in_row < pause_after:
                 return True
             if row.paused_until is not None and row.paused_until > now:
                 return True  # paused already
+            if not row.pauses and row.voids_since is not None \
+                    and (now - row.voids_since).total_seconds() < pause_seconds:
+                return True  # a burst (one fault voids every match in flight at once), not a failing route
             length = min(max_pause, pause_seconds * 2 ** min(row.pauses, 20))
             until = now + timedelta(seconds=length)
             why = (f"paused until {until.isoformat(timespec='seconds')} ({length:.0f} s): "
@@ -851,7 +858,7 @@ class Store:
         if tids:
             t = TournamentRow
             conn.execute(update(t).where(t.id.in_(tids), t.voids_in_row > 0).values(
-                voids_in_row=0, pauses=0, paused_until=None, pause_reason=None))
+                voids_in_row=0, voids_since=None, pauses=0, paused_until=None, pause_reason=None))
 
     @staticmethod
     def _record(conn: Connection, hot: _Hot, record: MatchRecord, now: datetime) -> bool:

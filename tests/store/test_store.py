@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, select
@@ -358,57 +359,67 @@ def test_defer_and_void_give_the_lease_back_uncounted(store: Store) -> None:
 def test_voids_in_a_row_pause_the_tournament_until_a_record(store: Store) -> None:
     """Issue 26: a route that keeps failing voided the same matches again and again
     (16,883 voids in one log). Now ``pause_after`` voids in a row (no record between)
-    pause the tournament: nothing of it is leasable until the pause ends, the reason
-    is kept for ``tournament status``, the next pause is longer, and a record ends it."""
+    that span at least ``pause_seconds`` pause the tournament: nothing of it is
+    leasable until the pause ends, the reason is kept for ``tournament status``, the
+    next pause is longer, and a record ends it. A burst (one fault voiding every match
+    in flight at once) is replayed at once, not paused."""
+    from arena.store.models import MatchSpecRow, TournamentRow
     from arena.tournaments.service import status
 
-    specs = _add(store, "t1", 6)
+    specs = _add(store, "t1", 7)
     ids = [s.match_id for s in specs]
     policy = {"pause_after": 3, "pause_seconds": 60.0}
-    for k in range(2):
+
+    def void(k: int, reason: str = "Redis unavailable: Too many connections") -> None:
         assert store.lease(ids[k], "w1", 30)
-        assert store.void(ids[k], "w1", 0, "Redis unavailable: Too many connections", **policy)
+        assert store.void(ids[k], "w1", 0, reason, **policy)
+
+    def move_back(**values: Any) -> None:
+        with store.engine.begin() as conn:
+            conn.execute(TournamentRow.__table__.update().values(**values))
+
+    for k in range(3):  # a burst: three at once
+        void(k)
     info = store.tournament("t1")
-    assert (info.voids_in_row, info.paused_until) == (2, None)
-    assert store.leasable_count("t1") == 6
-    assert store.lease(ids[2], "w1", 30)
-    assert store.void(ids[2], "w1", 0, "Redis unavailable: Too many connections", **policy)
+    assert (info.voids_in_row, info.paused_until) == (3, None) and store.leasable_count("t1") == 7
+    move_back(voids_since=datetime.now(timezone.utc) - timedelta(seconds=61))  # the route failed for a minute
+    void(3)
     info = store.tournament("t1")
     now = datetime.now(timezone.utc)
-    assert info.voids_in_row == 3 and info.paused_until is not None
+    assert info.voids_in_row == 4 and info.paused_until is not None
     assert timedelta(seconds=55) < info.paused_until - now <= timedelta(seconds=60)
-    assert "3 matches in a row voided" in (info.pause_reason or "") and "Too many connections" in info.pause_reason
-    assert store.leasable_count("t1") == 0 and store.lease_next("t1", "w2", 30, 6) == []
+    assert "4 matches in a row voided" in (info.pause_reason or "") and "Too many connections" in info.pause_reason
+    assert store.leasable_count("t1") == 0 and store.lease_next("t1", "w2", 30, 7) == []
     st = status(store, "t1")
     assert st.route_pause is not None and st.to_dict()["route_pause"]["reason"] == info.pause_reason
-    # the pause over (moved back here), the route still fails: a longer pause
+    # the pause over (moved back here), the route still fails: paused again at once, for longer
+    past = datetime.now(timezone.utc) - timedelta(seconds=1)
+    move_back(paused_until=past)
     with store.engine.begin() as conn:
-        from arena.store.models import MatchSpecRow, TournamentRow
-        past = datetime.now(timezone.utc) - timedelta(seconds=1)
-        conn.execute(TournamentRow.__table__.update().values(paused_until=past))
         conn.execute(MatchSpecRow.__table__.update().values(not_before=past))
     leased = store.lease_next("t1", "w1", 30, 3)
     assert len(leased) == 3
     for spec in leased:  # the first void pauses it again; the others come in while paused
         assert store.void(spec.match_id, "w1", 0, "still failing", **policy)
     info = store.tournament("t1")
-    assert info.voids_in_row == 6 and info.paused_until is not None
-    assert "4 matches in a row" in (info.pause_reason or "")
+    assert info.voids_in_row == 7 and info.paused_until is not None
+    assert "5 matches in a row" in (info.pause_reason or "")
     assert timedelta(seconds=115) < info.paused_until - datetime.now(timezone.utc) <= timedelta(seconds=120)
     # a record ends the pause and the count
-    assert store.record_results([make_record("t1", 5)]) == [True]
+    assert store.record_results([make_record("t1", 6)]) == [True]
     info = store.tournament("t1")
     assert (info.voids_in_row, info.paused_until, info.pause_reason) == (0, None, None)
     assert status(store, "t1").route_pause is None
     # without a policy, voids count but never pause
     with store.engine.begin() as conn:
         conn.execute(MatchSpecRow.__table__.update().values(not_before=past))
-    leased = store.lease_next("t1", "w1", 30, 6)
-    assert len(leased) == 5
+    move_back(voids_since=datetime.now(timezone.utc) - timedelta(seconds=600))
+    leased = store.lease_next("t1", "w1", 30, 7)
+    assert len(leased) == 6
     for spec in leased:
         assert store.void(spec.match_id, "w1", 0, "x")
     info = store.tournament("t1")
-    assert (info.voids_in_row, info.paused_until) == (5, None) and store.leasable_count("t1") == 5
+    assert (info.voids_in_row, info.paused_until) == (6, None) and store.leasable_count("t1") == 6
 
 
 def test_a_void_forgets_the_deferral(store: Store) -> None:

@@ -22,6 +22,7 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table('tournaments') as batch:
         batch.add_column(sa.Column('voids_in_row', sa.Integer(), server_default='0', nullable=False))
+        batch.add_column(sa.Column('voids_since', sa.DateTime(), nullable=True))
         batch.add_column(sa.Column('pauses', sa.Integer(), server_default='0', nullable=False))
         batch.add_column(sa.Column('paused_until', sa.DateTime(), nullable=True))
         batch.add_column(sa.Column('pause_reason', sa.Text(), nullable=True))
@@ -32,4 +33,5 @@ def downgrade() -> None:
         batch.drop_column('pause_reason')
         batch.drop_column('paused_until')
         batch.drop_column('pauses')
+        batch.drop_column('voids_since')
         batch.drop_column('voids_in_row')

@@ -65,8 +65,10 @@ variable                            meaning                                     
                                     the route's own timeouts) is a platform fault
                                     and never counts toward it
 ``ARENA_PAUSE_AFTER_VOIDS``         matches of a tournament voided by platform        ``20``
-                                    faults in a row (no record between) after which
-                                    it pauses (``0``: never), with the reason in
+                                    faults in a row (no record between, over at
+                                    least ``ARENA_PAUSE_SECONDS``: a burst from one
+                                    fault replays at once) after which it pauses
+                                    (``0``: never), with the reason in
                                     ``arena tournament status``
 ``ARENA_PAUSE_SECONDS``             the first pause; doubled as voids go on piling    ``30``
                                     up (at most 600 s); a record ends the pause

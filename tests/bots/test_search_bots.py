@@ -126,9 +126,9 @@ def test_legal_knobs_and_determinism(game_name: str, options: dict[str, Any], st
 def test_time_knob_and_fallback() -> None:
     state = _position("calypso", {}, 23)
     seat = state.current_player()
-    ticks = iter(range(100_000))
+    ticks = iter(range(10_000_000))
     bot = DeterminizedAgent("calypso", seed=1, playouts=1000, width=3, ms=50,
-                            clock=lambda: next(ticks) * 0.001)
+                            clock=lambda: next(ticks) * 0.00001)
     bot.start_match({"match_id": "m", "seat": seat, "num_players": 4})
     bot.bind_information_set(InformationSet(state, seat))
     bot.act(state.observation(seat), state.legal_actions())
@@ -139,6 +139,82 @@ def test_time_knob_and_fallback() -> None:
     assert bot.last_playouts == 0
     assert bot.act(state.observation(seat), state.legal_actions()) == \
         plain.act(state.observation(seat), state.legal_actions())
+
+
+class _Ticks:
+    """A fake clock: every call is ``step`` seconds later (the search reads the clock
+    before each round, each sample try and each rollout step)."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.calls = 0
+
+    def __call__(self) -> float:
+        self.calls += 1
+        return self.calls * self.step
+
+
+def _budgeted(state: State, ms: float, clock: Any, width: int = 3,
+              playouts: int = 60) -> DeterminizedAgent:
+    seat = state.current_player()
+    options: dict[str, Any] = {"playouts": playouts, "width": width, "ms": ms}
+    if state.game.name == "rummy":
+        options.update(depth=8, gate=1.5, hold=-1)
+    bot = DeterminizedAgent(state.game.name, seed=2, clock=clock, **options)
+    bot.start_match({"match_id": "m", "seat": seat, "num_players": state.game.num_players})
+    bot.bind_information_set(InformationSet(state, seat))
+    bot.act(state.observation(seat), state.legal_actions())
+    return bot
+
+
+@pytest.mark.parametrize("game_name,options,steps", CASES, ids=[c[0] for c in CASES])
+def test_time_budget_is_checked_inside_the_search(game_name: str, options: dict[str, Any],
+                                                  steps: int) -> None:
+    """On a fake clock (1 ms a reading): a budget of 6 ms stops the search inside its first
+    rounds, within a reading of the budget, where 1,000,000 ms lets it run all its
+    playouts; the rounds started and not finished are dropped (no partial round counts)."""
+    state = _position(game_name, options, steps)
+    large = _budgeted(state, 1e6, _Ticks(0.001))
+    assert large.last_stopped == "playouts" and large.last_rounds * len(large.last_candidates) > 6
+    clock = _Ticks(0.001)
+    tiny = _budgeted(state, 6, clock)
+    assert tiny.last_stopped == "time"
+    assert tiny.last_rounds < large.last_rounds
+    if game_name != "auction":  # auction counts its round simulations instead
+        assert tiny.last_playouts == tiny.last_rounds * len(tiny.last_candidates)
+    # the clock starts when the information set is bound; a rollout stops at the first
+    # reading past the deadline, and nothing reads the clock after it
+    assert clock.calls * 0.001 <= 0.001 + 0.006 + 0.001 + 1e-9
+
+
+@pytest.mark.parametrize("game_name,options,steps", CASES, ids=[c[0] for c in CASES])
+def test_tiny_wall_budget_on_a_long_search(game_name: str, options: dict[str, Any], steps: int) -> None:
+    """On the real clock: with a million playouts and ``ms=1`` the bot answers after at most
+    a sample and a rollout step past the budget (no round of width rollouts can fit in 1 ms,
+    so none is counted); the bound asserted is generous (2 s) so that load cannot flake it."""
+    import time
+
+    state = _position(game_name, options, steps)
+    t0 = time.perf_counter()
+    bot = _budgeted(state, 1, time.perf_counter, width=6, playouts=1_000_000)
+    assert time.perf_counter() - t0 < 2.0
+    assert bot.last_stopped == "time" and bot.last_rounds == 0
+
+
+def test_budget_defaults_and_deadline_cap() -> None:
+    """Every game's default has a wall budget; it never exceeds a quarter of the match's
+    deadline; ``ms=0`` has none at all (count-only: reproducible)."""
+    for g in ("canasta", "calypso", "rummy", "auction"):
+        bot = make_bot(g, "pimc")
+        assert isinstance(bot, DeterminizedAgent)
+        bot.start_match({"match_id": "m", "seat": 0, "num_players": 4, "deadline_ms": 10_000})
+        assert 0 < bot.budget_ms() <= 300
+        bot.start_match({"match_id": "m", "seat": 0, "num_players": 4, "deadline_ms": 400})
+        assert bot.budget_ms() == 100
+        plain = make_bot(g, "pimc?ms=0")
+        assert isinstance(plain, DeterminizedAgent)
+        plain.start_match({"match_id": "m", "seat": 0, "num_players": 4, "deadline_ms": 400})
+        assert plain.budget_ms() == 0
 
 
 def test_registered_everywhere_with_options() -> None:
@@ -203,10 +279,10 @@ def test_rummy_candidates_shed_at_least_as_much_as_the_heuristic() -> None:
     seat = state.current_player()
     obs, legal = state.observation(seat), state.legal_actions()
     rummy_pimc = make_search_bot("rummy")
-    plain = rummy_pimc(seed=1, hold=-1)  # hold=-1: never holds its melds back
+    plain = rummy_pimc(seed=1, hold=-1, pool=80, states=1000)  # hold=-1: never holds back
     plain.start_match({"match_id": "m", "seat": seat, "num_players": 2})
     assert plain.act(obs, legal) == best  # over the protocol: no information set, no search
-    gated = rummy_pimc(seed=1, playouts=8, width=3, gate=1000, hold=-1)
+    gated = rummy_pimc(seed=1, playouts=8, width=3, gate=1000, hold=-1, ms=0, pool=80, states=1000)
     assert isinstance(gated, DeterminizedAgent)
     gated.start_match({"match_id": "m", "seat": seat, "num_players": 2})
     gated.bind_information_set(InformationSet(state, seat))

@@ -24,10 +24,17 @@ Scoring (option ``scoring``)
 
 Knobs (bot options, ``pimc?samples=20&ms=500`` or ``options = {...}``)
     ``samples`` (default 20): layouts per decision, at most.
-    ``ms`` (default 900): time per decision, at most, in milliseconds; the bot
-    stops sampling when the next solve would likely pass it (one layout is always
-    solved), and it never plans beyond 80% of the match's ``deadline_ms``.
-    ``ms = 0``: no time limit.
+    ``ms`` (default 150): wall time per decision, at most, in milliseconds; the bot
+    stops sampling when the next solve would likely pass it: the slowest solve so
+    far in this decision, or for the first solve of a decision the slowest one of
+    the match at the same number of cards still to play (``min_samples``, default
+    1, layouts are solved unless that prediction alone passes the budget; with
+    none solved it plays the heuristic's card), and it never plans beyond 80% of
+    the match's ``deadline_ms``. A DDS solve cannot be cut short, so a decision
+    can pass the budget by one solve. ``ms = 0``: no time limit (count-only, the
+    budget for reproducible runs). The default keeps the p99 decision under
+    500 ms on the loaded 2-core machine of issue 29 (figures in
+    ``tests/benchmarks/search/README.md``).
     ``scoring``: ``imps``, ``mp`` or ``tricks`` (see above).
     ``lead`` (default ``heuristic``): the opening lead by the heuristic's rules, or
     ``pimc``. With 52 cards out DDS takes 0.1-0.4 s per layout on this machine (and
@@ -65,6 +72,9 @@ from arena.games.bridge.scoring import duplicate_score_parts, imps, parse_contra
 
 __all__ = ["PimcAgent", "make_pimc", "SCORINGS", "card_scores"]
 
+DEFAULT_MS = 150.0
+"""Default wall budget per card decision (``ms``), in milliseconds."""
+
 SCORINGS = ("imps", "mp", "tricks")
 """Values of the ``scoring`` option."""
 LEADS = ("heuristic", "pimc")
@@ -76,7 +86,7 @@ class PimcAgent(Agent):
 
     enforces_deadline = False
 
-    def __init__(self, seed: int | str = 0, *, samples: int = 20, ms: float = 900.0,
+    def __init__(self, seed: int | str = 0, *, samples: int = 20, ms: float = DEFAULT_MS,
                  scoring: str = "imps", lead: str = "heuristic", min_samples: int = 1,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         if isinstance(samples, bool) or int(samples) != samples or samples < 1:
@@ -98,6 +108,9 @@ class PimcAgent(Agent):
         self._match = ""
         self._deadline_ms = 0.0
         self._cache: dict[str, Any] = {}
+        self._solve_s: dict[int, float] = {}
+        """Slowest DDS solve so far in this match, by cards still to play (the first solve
+        of a decision is predicted from it)."""
         self.name = "pimc"
         self.last_samples = 0
         """Layouts solved for the last card decision (for tests and benchmarks)."""
@@ -108,6 +121,7 @@ class PimcAgent(Agent):
         self._match = str(info.get("match_id", ""))
         self._deadline_ms = float(info.get("deadline_ms") or 0.0)
         self._cache = {}
+        self._solve_s = {}
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> int:
         legal = cast("list[int]", list(legal_actions))
@@ -147,17 +161,20 @@ class PimcAgent(Agent):
         totals = {c: 0.0 for c in legal}
         budget = self.budget_ms() / 1000.0
         solved = 0
-        slowest = 0.0
+        cards = 4 * left - len(know.trick)
+        slowest = self._solve_s.get(cards, 0.0)
         while solved < self.samples:
             t0 = self._clock()
-            if budget and solved >= self.min_samples and (t0 - start) + slowest > budget:
-                break
+            if budget and (t0 - start) + slowest > budget and \
+                    (solved >= self.min_samples or slowest > budget):
+                break  # the next solve would likely pass the budget (even the first one)
             hands = sampler.sample(deadline=start + budget if budget and solved >= self.min_samples else None,
                                    clock=self._clock)
             if hands is None:
                 break
             tricks = solve(hands, trump, know.leader, know.trick)
             slowest = max(slowest, self._clock() - t0)
+            self._solve_s[cards] = max(self._solve_s.get(cards, 0.0), slowest)
             scores = card_scores(tricks, legal, level=level, strain=strain, doubled=doubled,
                                  vulnerable=vul, won=won, left=left, declaring=ours,
                                  scoring=self.scoring)

@@ -19,13 +19,35 @@ At each decision with more than one legal action the bot
    advantage is more than g standard errors (rollout noise then rarely overturns
    the first candidate).
 
-Budget (bot options): ``playouts`` (default 32: rollouts per decision, over all
-candidates; rounds of one determinization each, at least one round) and ``ms``
-(default 0 = none: time per decision at most; a round is not started when it
-would likely pass it). ``width`` (default 6) caps the candidates. ``depth``
+Budget (bot options): ``playouts`` (rollouts per decision, over all candidates; rounds
+of one determinization each, at least one round; default 32, calypso and canasta 12,
+auction 16 determinizations, rummy 48) and ``ms`` (default 150: **wall time per
+decision**, at most; 0 = none). The wall budget counts from the moment the information
+set is built (the referee builds it inside the decision's time) and is checked inside
+the search: before each round (a round is not started when the slowest so far would
+pass it), before each sample try and at every step of every rollout; a round the budget
+cuts short is dropped whole, so every candidate is compared on the same determinizations.
+With a match ``deadline_ms`` it is at most a quarter of it. What the budget cannot cut
+short is the work around the search: the heuristic's own choice, one sample's replay of
+the history, rummy's whole-table solve (hence rummy's ``states`` 500 by default, was
+1500). ``width`` (default 6, calypso and canasta 3) caps the candidates. ``depth``
 (default 0 = to the end of the deal; rummy 8) stops a rollout after that many
-decisions; rummy then values each hand as the deal's scoring would (minus its
-card values, or 10 a card before the first meld). ``gate`` (default 0; rummy 1.5).
+decisions; rummy then values each hand as the deal's scoring would (minus its card
+values, or 10 a card before the first meld). ``gate`` (default 0; rummy 1.5).
+The defaults keep the p99 decision under 500 ms and the slowest under the example
+tournaments' 2,000 ms deadline on the loaded 2-core machine of issue 29; figures in
+``tests/benchmarks/search/README.md`` (``tests/benchmarks/bench_search.py``).
+
+Auction. The bot does not roll whole games out (about 60 ms each, so a budget of 150 ms
+held two or three rounds of its six candidates: +0.05 [-0.02, +0.11] games/deal against
+the heuristic, not significant). It keeps the heuristic's choice to pass or to bid, and
+its payment, and searches the **amount**: in each determinization (``playouts`` of them,
+at least ``min_rounds`` = 4 or it bids the heuristic's amount) the bidders after it
+answer as the heuristic does to the end of the round, and the bot bids the least amount
+that buys the picture in every determinization where the heuristic's amount buys it
+(buying is monotone in the amount, so a bisection per determinization). The money it
+does not overpay buys later pictures. The heuristic already bids the minimum when
+nobody bids after it; those decisions are not searched.
 
 Rummy. The candidates are, best first by the cards (then points) they leave in
 the hand: the heuristic's choice and a **whole-table solve**
@@ -98,9 +120,11 @@ state itself never reaches the bot). Without one (a bot reached over the
 protocol, or a referee that does not offer it) the bot plays as the heuristic
 (rummy: its first candidate).
 
-Determinism: each decision's random stream is keyed by the bot's seed, the match
-id, the seat and a digest of the observation; with ``ms = 0`` the decision is a
-function of the seed and the information set.
+Determinism: each decision's random stream is keyed by the bot's seed, the match id, the
+seat and a digest of the observation; with ``ms = 0`` (count-only budgets: reproducible
+research runs, and the tests) the decision is a function of the seed and the information
+set. The default wall budget makes play depend on the machine's speed and load: a
+decision the clock cuts short may differ from the same decision on a faster machine.
 """
 
 from __future__ import annotations
@@ -136,6 +160,10 @@ def _deal_key(game: str, obs: Any) -> tuple[int, ...]:
     if game == "rummy":
         return (obs.deal,)
     return (obs.game_number,)
+
+
+class _OutOfTime(Exception):
+    """The decision's wall budget ran out inside a rollout or a sample."""
 
 
 def _rummy_points(state: State) -> list[float]:
@@ -175,7 +203,7 @@ class DeterminizedAgent(Agent):
     def __init__(self, game: str, seed: int | str = 0, *, playouts: int = 32, ms: float = 0.0,
                  width: int = 6, depth: int = 0, gate: float = 0.0, solver_pool: int = 60,
                  solver_states: int = 1500, rollout_options: dict[str, Any] | None = None,
-                 rollout_policy: str = "shed", hold: int = -1,
+                 rollout_policy: str = "shed", hold: int = -1, min_rounds: int = 4,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         if game not in SEARCH_GAMES:
             raise ValueError(f"no determinized search bot for {game!r}")
@@ -203,7 +231,12 @@ class DeterminizedAgent(Agent):
         if isinstance(hold, bool) or int(hold) != hold:
             raise ValueError(f"hold: must be an integer (-1: off), got {hold!r}")
         self.hold = int(hold)
+        self.min_rounds = int(min_rounds)
         self._clock = clock
+        self._deadline_ms = 0.0
+        self._bound_at: float | None = None
+        self._start = 0.0
+        self._deadline = float("inf")
         self._policy = _heuristic(game, seed)
         self._rollers: list[Agent] = []
         self._info: MatchInfo = MatchInfo()
@@ -214,6 +247,11 @@ class DeterminizedAgent(Agent):
         self.last_values: dict[Action, float] = {}
         self.searches = 0
         """Decisions searched so far (with an information set and several candidates)."""
+        self.last_rounds = 0
+        """Determinizations fully rolled out at the last decision (every candidate)."""
+        self.last_stopped = ""
+        """Why the last search stopped: ``playouts``, ``time`` (the wall budget), ``samples``
+        (no consistent determinization found) or ``""`` (no search)."""
 
     def _roller(self) -> Agent:
         if self.game_name == "rummy":
@@ -223,6 +261,7 @@ class DeterminizedAgent(Agent):
     # -- the referee's side ------------------------------------------------------
     def start_match(self, info: MatchInfo) -> None:
         self._info = info
+        self._deadline_ms = float(info.get("deadline_ms") or 0.0)
         self._policy.start_match(info)
         n = int(info.get("num_players") or 0)
         self._rollers = [self._roller() for _ in range(n)]
@@ -230,12 +269,34 @@ class DeterminizedAgent(Agent):
             r.start_match(MatchInfo({**info, "seat": s, "match_id": f"{info.get('match_id', '')}|rollout"}))
 
     def bind_information_set(self, infoset: InformationSet) -> None:
-        """The seat's information set for the coming decision (called by the referee)."""
+        """The seat's information set for the coming decision (called by the referee).
+
+        The decision's clock starts here, or when the information set was built if it
+        says so on this bot's clock (the referee builds it inside the decision's time)."""
         self._infoset = infoset
+        now = self._clock()
+        built = getattr(infoset, "built_at", None)
+        self._bound_at = built if self._clock is time.perf_counter and isinstance(built, float) \
+            and built <= now else now
+
+    def budget_ms(self) -> float:
+        """Wall time allowed for one decision (0: none, with ``ms = 0``): ``ms``, and never
+        more than a quarter of the match's ``deadline_ms`` (the rest is margin for the work
+        the search cannot cut short: a sample's replay, the heuristic's choice, rummy's solve,
+        the referee's own)."""
+        if not self.ms:
+            return 0.0
+        limits = [x for x in (self.ms, 0.25 * self._deadline_ms) if x > 0]
+        return min(limits)
 
     # -- deciding ---------------------------------------------------------------
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action | str:
         infoset, self._infoset = self._infoset, None
+        self._start = self._bound_at if infoset is not None and self._bound_at is not None \
+            else self._clock()
+        self._bound_at = None
+        self.last_rounds = 0
+        self.last_stopped = ""
         if self.game_name == "rummy" and _holds_back(observation, self.hold):
             out = _going_out(observation)
             if out is not None:
@@ -262,6 +323,8 @@ class DeterminizedAgent(Agent):
             return self._search(observation, infoset, plays)
         if infoset is None or len(legal_actions) <= 1:
             return base
+        if self.game_name == "auction":
+            return self._auction_bid(observation, infoset, base)
         ranked = getattr(self._policy, "ranked", None)
         # the heuristic's own order when it has one (calypso: its one-trick score), so the
         # width keeps its best alternatives, not the lowest card ids
@@ -277,42 +340,52 @@ class DeterminizedAgent(Agent):
         return self._search(observation, infoset, candidates)
 
     def _search(self, obs: Any, infoset: InformationSet, candidates: list[Action]) -> Action:
-        start = self._clock()
+        start = self._start
         self.searches += 1
-        text = observation_text(obs)
-        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-        rng = SeedStream(f"pimc|{self.seed}|{self._info.get('match_id', '')}|{infoset.seat}|{digest}")
+        rng = self._decision_rng(obs, infoset)
         totals = [0.0] * len(candidates)
         diffs: list[list[float]] = [[] for _ in candidates]
         """Per candidate, its value minus candidate 0's, per determinization (paired)."""
         rounds = 0
         done = 0
         slowest = 0.0
-        budget = self.ms / 1000.0
+        budget = self.budget_ms() / 1000.0
+        self._deadline = start + budget if budget else float("inf")
         seat = infoset.seat
+        stopped = "playouts"
         while done + len(candidates) <= max(self.playouts, len(candidates)):
             t0 = self._clock()
-            if budget and rounds and (t0 - start) + slowest > budget:
+            if budget and (t0 - start) + slowest > budget:
+                stopped = "time"  # the next round would likely pass the budget
                 break
-            det = infoset.sample(rng)
-            if det is None:
+            try:
+                det = infoset.sample(rng, deadline=self._deadline, clock=self._clock)
+                if det is None:
+                    stopped = "samples" if self._clock() <= self._deadline else "time"
+                    break
+                values = [float("-inf")] * len(candidates)
+                for i, a in enumerate(candidates):
+                    s = det.clone()
+                    try:
+                        s.apply_action(a)
+                    except ValueError:  # not legal in this determinization: never chosen
+                        continue
+                    values[i] = self._rollout(s, seat)
+            except _OutOfTime:  # the budget ran out inside the round: the round is dropped
+                stopped = "time"
                 break
-            values = [float("-inf")] * len(candidates)
-            for i, a in enumerate(candidates):
-                s = det.clone()
-                try:
-                    s.apply_action(a)
-                except ValueError:  # not legal in this determinization: never chosen
-                    totals[i] = float("-inf")
-                    continue
-                values[i] = self._rollout(s, seat)
-                totals[i] += values[i]
-                done += 1
             for i in range(len(candidates)):
+                if values[i] == float("-inf"):
+                    totals[i] = float("-inf")
+                else:
+                    totals[i] += values[i]
+                    done += 1
                 diffs[i].append(values[i] - values[0])
             rounds += 1
             slowest = max(slowest, self._clock() - t0)
         self.last_playouts = done
+        self.last_rounds = rounds
+        self.last_stopped = stopped
         self.last_candidates = list(candidates)
         if rounds == 0:
             return candidates[0]
@@ -322,6 +395,92 @@ class DeterminizedAgent(Agent):
             if totals[i] > totals[best] + 1e-9 and self._clears_gate(diffs[i]):
                 best = i
         return candidates[best]
+
+    # -- auction: the cheapest bid that still buys ----------------------------------
+    def _auction_bid(self, obs: Any, infoset: InformationSet, base: Action) -> Action:
+        """Auction: the heuristic's bid lowered to the least amount that buys the picture in
+        every sampled determinization where the heuristic's amount buys it (the bidders after
+        this seat played to the end of the round by the heuristic); the heuristic's action
+        itself when it passes, pays, is the last to bid (it bids the minimum then) or fewer
+        than ``min_rounds`` determinizations fit the budget."""
+        from arena.games.auction.actions import Bid
+        from arena.games.auction.rules import UNIT
+
+        value = getattr(base, "amount", 0)
+        low = int(obs.min_bid)
+        if obs.phase != "bid" or not value or value <= low or \
+                not obs.bidding_order[len(obs.bids) + 1:]:
+            return base
+        self.searches += 1
+        start = self._start
+        budget = self.budget_ms() / 1000.0
+        self._deadline = start + budget if budget else float("inf")
+        rng = self._decision_rng(obs, infoset)
+        seat = infoset.seat
+        need = low
+        """The least bid found so far that buys in every determinization where ``value`` buys."""
+        rounds = sims = 0
+        slowest = 0.0
+        stopped = "playouts"
+        while rounds < self.playouts:
+            t0 = self._clock()
+            if budget and (t0 - start) + slowest > budget:
+                stopped = "time"
+                break
+            try:
+                det = infoset.sample(rng, deadline=self._deadline, clock=self._clock)
+                if det is None:
+                    stopped = "samples" if self._clock() <= self._deadline else "time"
+                    break
+                sims += 1
+                if self._auction_buys(det, seat, value):
+                    sims += 1
+                    if not self._auction_buys(det, seat, need):
+                        lose, win = need, value  # buying is monotone in the amount
+                        while win - lose > UNIT:
+                            mid = (lose + win) // 2 // UNIT * UNIT
+                            sims += 1
+                            if self._auction_buys(det, seat, mid):
+                                win = mid
+                            else:
+                                lose = mid
+                        need = win
+            except _OutOfTime:
+                stopped = "time"
+                break
+            rounds += 1
+            slowest = max(slowest, self._clock() - t0)
+        self.last_playouts = sims
+        self.last_rounds = rounds
+        self.last_stopped = stopped
+        self.last_candidates = [base, Bid(need)]
+        if rounds < min(self.min_rounds, self.playouts):
+            return base
+        return Bid(need)
+
+    def _auction_buys(self, det: State, seat: int, amount: int) -> bool:
+        """Whether ``seat`` bidding ``amount`` in ``det`` buys the picture, the bidders after
+        it answering as the heuristic does."""
+        from arena.games.auction.actions import Bid
+
+        state = det.clone()
+        state.apply_action(Bid(amount))
+        rollers = self._rollers
+        while not state.is_terminal():
+            p = state.current_player()
+            obs: Any = state.observation(p)
+            if obs.phase != "bid":
+                return bool(p == seat)
+            if self._clock() > self._deadline:
+                raise _OutOfTime
+            legal = state.legal_actions()
+            answer = legal[0] if len(legal) == 1 else rollers[p].act(obs, legal)
+            state.apply_action(state.string_to_action(answer) if isinstance(answer, str) else answer)
+        return False
+
+    def _decision_rng(self, obs: Any, infoset: InformationSet) -> SeedStream:
+        digest = hashlib.sha256(observation_text(obs).encode()).hexdigest()[:16]
+        return SeedStream(f"pimc|{self.seed}|{self._info.get('match_id', '')}|{infoset.seat}|{digest}")
 
     def _clears_gate(self, diffs: list[float]) -> bool:
         """Whether a candidate's paired advantage over the first candidate is at least
@@ -343,9 +502,13 @@ class DeterminizedAgent(Agent):
         steps = 0
         decisions = 0
         ended = False
+        deadline = self._deadline
+        clock = self._clock
         while not state.is_terminal() and steps < limit:
             if self.depth and decisions >= self.depth:
                 break
+            if clock() > deadline:
+                raise _OutOfTime
             p = state.current_player()
             legal = state.legal_actions()
             if len(legal) == 1:
@@ -523,6 +686,18 @@ class ShedRummy(Agent):
         return play
 
 
+DEFAULT_MS = 150.0
+"""Every game's default wall budget per decision (``ms``), in milliseconds."""
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "calypso": {"playouts": 12, "width": 3},
+    "canasta": {"playouts": 12, "width": 3},
+    "auction": {"playouts": 16},
+    "rummy": {"solver_states": 500},
+}
+"""Per-game default counts (besides rummy's own below); see the module docstring."""
+
+
 def make_search_bot(game: str) -> Callable[..., Agent]:
     """The factory of ``game``'s ``pimc`` bot (options ``playouts``, ``ms``, ``width``, ``depth``,
     ``gate``, ``pool``, ``states``; per-game defaults in the module docstring).
@@ -546,6 +721,9 @@ def make_search_bot(game: str) -> Callable[..., Agent]:
         for key in ("ms", "gate"):
             if key in options:
                 kw[key] = float(options[key])
+        kw.setdefault("ms", DEFAULT_MS)
+        for key, value in DEFAULTS.get(game, {}).items():
+            kw.setdefault(key, value)
         if game == "rummy":
             kw.setdefault("depth", 8)  # about two rounds of turns, then the hands are valued
             kw.setdefault("playouts", 48)

@@ -32,7 +32,8 @@ full Bayesian reading of their play would be.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.core.dealing import SeedStream
@@ -51,6 +52,9 @@ class InformationSet:
     """What ``seat`` knows in ``state``, and a sampler of states consistent with it."""
 
     def __init__(self, state: State, seat: int) -> None:
+        self.built_at = time.perf_counter()
+        """When building started (``time.perf_counter``): a search bot's decision clock
+        starts here, since the referee builds the set inside the decision's time."""
         data = json.loads(state.serialize())
         self.game: Game = state.game
         self.seat = seat
@@ -94,9 +98,14 @@ class InformationSet:
             return None
         return state
 
-    def sample(self, rng: SeedStream, tries: int = 20) -> State | None:
-        """A state consistent with the seat's knowledge, or ``None`` after ``tries`` refused deals."""
+    def sample(self, rng: SeedStream, tries: int = 20, *, deadline: float | None = None,
+               clock: Callable[[], float] = time.perf_counter) -> State | None:
+        """A state consistent with the seat's knowledge, or ``None`` after ``tries`` refused
+        deals, or once ``clock()`` is past ``deadline`` before a try (a try, one replay of the
+        history, is not cut short)."""
         for _ in range(tries):
+            if deadline is not None and clock() > deadline:
+                return None
             decks = [list(d) for d in self.decks]
             for i, ((d, positions), pool) in enumerate(zip(self.hidden, self.pools)):
                 row = decks[d]

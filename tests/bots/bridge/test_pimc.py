@@ -183,6 +183,34 @@ def test_time_knob_stops_sampling() -> None:
     assert 2 <= bot.last_samples < 50  # each fake solve takes 40 ms of a 100 ms budget
 
 
+def test_first_solve_predicted_from_the_match_so_far() -> None:
+    """A DDS solve cannot be cut short, so the first solve of a decision is predicted from
+    the slowest solve of the match at the same number of cards: when that alone passes the
+    budget, the bot solves nothing and plays the heuristic's card (before, one layout was
+    always solved, whatever it cost)."""
+    from arena.bots.bridge.play import choose_card
+
+    state = _play_state(5)
+    seat = state.current_player()
+    obs, legal = state.observation(seat), state.legal_actions()
+    ticks = iter(range(10_000))
+    bot = PimcAgent(seed=1, samples=3, ms=10_000, clock=lambda: next(ticks) * 0.04)
+    bot.start_match({"match_id": "m", "deadline_ms": 0})
+    bot.act(obs, legal)
+    assert bot.last_samples == 3
+    bot.ms = 30.0  # less than one solve took on this clock (at least one 40 ms tick)
+    card = bot.act(obs, legal)
+    assert bot.last_samples == 0 and card == choose_card(obs, list(legal), {})
+    bot.start_match({"match_id": "m2", "deadline_ms": 0})  # a new match forgets the times
+    bot.act(obs, legal)
+    assert bot.last_samples == 1
+
+
+def test_default_budget_is_a_wall_budget() -> None:
+    bot = make_bot("bridge", "pimc")
+    assert isinstance(bot, PimcAgent) and 0 < bot.budget_ms() <= 300
+
+
 def test_decision_independent_of_hidden_cards() -> None:
     """Exchanging the cards of the two hidden hands (consistently with the play) changes
     nothing the seat sees, hence nothing it plays, for a fixed seed."""

@@ -13,7 +13,7 @@ with ``choice = random.Random(seed).choice`` for every engine alike.
 Rows (``NAME``):
 
 * ``canasta-classic`` (4 players in partnerships), ``canasta-classic-2p``,
-  ``canasta-hungarian`` (4 players), ``rummy-4p``: one-deal matches (``deals=1``) from seeds 0, 1, ... until 8 s of CPU time (x ``--scale``)
+  ``canasta-hungarian`` (4 players), ``rummy-2p``, ``rummy-4p``: one-deal matches (``deals=1``) from seeds 0, 1, ... until 8 s of CPU time (x ``--scale``)
   have been spent, a whole deal at a time; random actions per second. The engines
   memoize pure functions (the rummy solver, canasta's per-group checks), so a
   short run measures them partly cold; search bots and long runs see them warm.
@@ -57,8 +57,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
-ARENA_ROWS = ["canasta-classic", "canasta-classic-2p", "canasta-hungarian", "rummy-4p", "bridge-decisions",
-              "bridge-clone"]
+ARENA_ROWS = ["canasta-classic", "canasta-classic-2p", "canasta-hungarian", "rummy-2p", "rummy-4p",
+              "bridge-decisions", "bridge-clone"]
 OPENSPIEL_ROWS = ["gin-openspiel", "bridge-openspiel", "bridge-openspiel-clone"]
 COMPILED_ROWS = ARENA_ROWS
 
@@ -67,6 +67,7 @@ RATIOS = [
     ("canasta-classic", "gin-openspiel", "canasta classic / OpenSpiel gin rummy"),
     ("canasta-classic-2p", "gin-openspiel", "canasta classic 2p / OpenSpiel gin rummy"),
     ("canasta-hungarian", "gin-openspiel", "canasta hungarian 4p / OpenSpiel gin rummy"),
+    ("rummy-2p", "gin-openspiel", "robber rummy 2p / OpenSpiel gin rummy"),
     ("rummy-4p", "gin-openspiel", "robber rummy 4p / OpenSpiel gin rummy"),
     ("bridge-decisions", "bridge-openspiel", "bridge decisions after the deal / OpenSpiel"),
 ]
@@ -181,11 +182,11 @@ def _bridge_clone_state(openspiel: bool) -> Any:
 
 def worker(name: str, scale: float) -> dict[str, Any]:
     """One measurement in this process; ``count``/``cpu``/``wall``: units and seconds."""
-    if name.startswith("canasta-") or name == "rummy-4p":
+    if name.startswith(("canasta-", "rummy-")):
         from arena.games import get_game
 
-        if name == "rummy-4p":
-            game = get_game("rummy", players=4, deals=1)
+        if name.startswith("rummy-"):
+            game = get_game("rummy", players=int(name[-2]), deals=1)
         else:
             game = get_game("canasta", preset=name.split("-", 1)[1], deals=1)
         count, cpu, wall = _playouts(game, 100000, budget=8.0 * scale)

@@ -103,7 +103,9 @@ def test_match_list_counts_from_one_with_board_and_seats(client: Any) -> None:
     assert not re.search(r'<td class="num (deal|rotation|table)">0</td>', page)
     spec = specs[3]
     match = client.get(f"/matches/{spec.match_id}").text
-    place = re.sub(r"<[^>]+>", "", re.search(r'id="match-place">(.*?)</span>', match).group(1))
+    found = re.search(r'id="match-place">(.*?)</span>', match)
+    assert found
+    place = re.sub(r"<[^>]+>", "", found.group(1))
     assert place == (f"board {spec.tags['board']} · deal {spec.deal + 1} · rotation {spec.rotation + 1}"
                      f" · table {spec.table + 1}")
 
@@ -135,7 +137,9 @@ def test_vulnerable_sides_marked_on_travellers(client: Any) -> None:
     blocks = re.split(r'(?=<details class="traveller")', page)[1:]
     assert len(boards) == len(blocks) == 4
     for block in blocks:
-        board = int(re.search(r'data-board="(\d+)"', block).group(1))
+        found = re.search(r'data-board="(\d+)"', block)
+        assert found
+        board = int(found.group(1))
         ns, ew = board_vulnerability(board)
         head = block[block.index("<thead>"):block.index("</thead>")]
         assert ('<th class="vul" title="vulnerable">N-S' in head) == ns, board

@@ -38,9 +38,10 @@ The defaults keep the p99 decision under 500 ms and the slowest under the exampl
 tournaments' 2,000 ms deadline on the loaded 2-core machine of issue 29; figures in
 ``tests/benchmarks/search/README.md`` (``tests/benchmarks/bench_search.py``).
 
-Auction. The bot does not roll whole games out (about 60 ms each, so a budget of 150 ms
-held two or three rounds of its six candidates: +0.05 [-0.02, +0.11] games/deal against
-the heuristic, not significant). It keeps the heuristic's choice to pass or to bid, and
+Auction. The bot no longer rolls whole games out: a rollout to the end of the game took
+3-64 ms early in a game (8 positions, loaded machine), so the former defaults (32 rollouts
+of 6 candidates, the lowest bids among them) spent 0.4-1.1 s a decision and were not
+stronger than the heuristic (+0.05 games/deal [-0.02, +0.11], issue 29). It keeps the heuristic's choice to pass or to bid, and
 its payment, and searches the **amount**: in each determinization (``playouts`` of them,
 at least ``min_rounds`` = 4 or it bids the heuristic's amount) the bidders after it
 answer as the heuristic does to the end of the round, and the bot bids the least amount

@@ -81,7 +81,7 @@ def build_observation(state: BridgeState, seat: int) -> BridgeObservation:
     s = state
     phase = s._phase
     exposed = s.dummy_exposed()
-    plays = s._plays
+    plays = s._plays_now()
     leaders = s._leaders
     tricks = []
     n_full = len(plays) // 4
@@ -115,7 +115,7 @@ def build_observation(state: BridgeState, seat: int) -> BridgeObservation:
         dummy_hand=tuple(STANDARD_TOKENS[c] for c in mask_to_ids(s._hands[s._dummy])) if exposed else (),
         to_act=s._actor,
         playing_hand=s._hand if in_play else -1,
-        trick_leader=s._leader if in_play else -1,
+        trick_leader=leaders[-1] if in_play else -1,
         current_trick=tuple(STANDARD_TOKENS[c] for c in cur) if in_play else (),
         tricks=tuple(tricks),
         tricks_won=(s._won[0], s._won[1]),

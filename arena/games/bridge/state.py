@@ -54,6 +54,20 @@ _OVER = 2
 _ACTION_TEXT: tuple[str, ...] = STANDARD_TOKENS + tuple(call_to_string(a) for a in range(52, 90))
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 _SEAT_NAMES = "NESW"
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = SUIT_CARDS
+
+
+def _trick_values() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    out = []
+    for trump in range(-1, 4):
+        out.append(tuple(tuple(14 + c % 13 if c // 13 == trump else 1 + c % 13 if c // 13 == lead else 0
+                               for c in range(52)) for lead in range(4)))
+    return tuple(out)
+
+
+_TRICK_VALUE = _trick_values()
+"""``_TRICK_VALUE[trump + 1][suit led][card]``: the card's strength in the trick (0 when it
+can never win it, higher wins; ``trump`` -1 in notrump)."""
 
 
 class DealRecord(dict[str, Any]):
@@ -133,17 +147,18 @@ class BridgeState(State):
         self._declarer = -1
         self._dummy = -1
         self._hand = -1
-        self._leader = -1
-        self._plays: list[int] = []
+        self._play0 = -1
+        """Index in ``history`` of this deal's first card (-1 in the auction): the cards
+        played are ``history[_play0:]``, so clones copy no list of their own for them."""
         self._leaders: tuple[int, ...] = ()
-        """Leader of each trick (a tuple, replaced per trick: clones share it)."""
+        """Leader of each trick (a tuple, replaced per trick: clones share it); the last
+        is the current trick's."""
         self._won = (0, 0)
         """Tricks won (N-S, E-W) in this deal (a tuple, replaced per trick)."""
         self._legal_mask = 0
         """Legal cards of the hand to play (a mask), kept up to date in the play."""
         self._follow = -1
         """Suit the hand to play must follow, or -1 (leading, or void in the suit led)."""
-        self._lead_suit = -1
 
     # -- protocol ---------------------------------------------------------------
     @property
@@ -166,13 +181,16 @@ class BridgeState(State):
         cache = self._legal_cache
         if cache is not None:
             return cache
-        if self._phase == _PLAY:
+        phase = self._phase
+        if phase == _PLAY:
             s = self._follow
+            m = self._legal_mask
             if s >= 0:
-                out: list[Action] = list(SUIT_CARDS[s][self._legal_mask >> (13 * s)])
-            else:
-                out = mask_to_ids(self._legal_mask)  # type: ignore[assignment]  # list[int] of ids
-        elif self._phase == _AUCTION:
+                out: list[Action] = list(SUIT_CARDS[s][m >> (13 * s)])
+            else:  # mask_to_ids, unrolled
+                out = [*_CLUBS[m & 0x1FFF], *_DIAMONDS[(m >> 13) & 0x1FFF],
+                       *_HEARTS[(m >> 26) & 0x1FFF], *_SPADES[m >> 39]]
+        elif phase == _AUCTION:
             out = list(AUCTION_LEGAL[self._auction_key()])
         else:
             out = []
@@ -180,15 +198,61 @@ class BridgeState(State):
         return out
 
     def apply_action(self, action: Action) -> None:
-        """The base class's ``apply_action``, with a direct path for a legal card."""
-        if type(action) is int:
-            if self._phase == _PLAY:
-                if 0 <= action < 52 and self._legal_mask >> action & 1:
-                    self._apply_play(action)
-                    self.history.append(action)
+        """Apply a legal id directly (a card inline, the hot path of every playout); anything
+        else goes to the base class's ``apply_action``, whose ``validate`` raises with the
+        reason (every legal id takes a path here)."""
+        if type(action) is int and action >= 0:
+            phase = self._phase
+            if phase == _PLAY:
+                if self._legal_mask >> action & 1:  # a legal card (the mask has 52 bits)
+                    history = self.history
+                    history.append(action)
                     self._legal_cache = None
+                    hands = self._hands
+                    hand = self._hand
+                    hands[hand] ^= 1 << action
+                    n = (len(history) - self._play0) & 3
+                    if n == 0:
+                        # Trick complete. Winner: highest trump, else highest card of the suit led.
+                        c0, c1, c2, c3 = history[-4:]
+                        value = _TRICK_VALUE[self._trump + 1][c0 // 13]
+                        b = value[c0]
+                        bi = 0
+                        v = value[c1]
+                        if v > b:
+                            b = v
+                            bi = 1
+                        v = value[c2]
+                        if v > b:
+                            b = v
+                            bi = 2
+                        if value[c3] > b:
+                            bi = 3
+                        leaders = self._leaders
+                        hand = (leaders[-1] + bi) & 3
+                        won = self._won
+                        self._won = (won[0] + 1, won[1]) if hand & 1 == 0 else (won[0], won[1] + 1)
+                        if len(history) - self._play0 == 52:
+                            self._end_deal(passed_out=False)
+                            return
+                        self._leaders = leaders + (hand,)
+                        self._follow = -1
+                        self._legal_mask = hands[hand]
+                    else:
+                        suit = (action if n == 1 else history[-n]) // 13  # the suit led
+                        hand = (hand + 1) & 3
+                        h = hands[hand]
+                        m = h & SUIT_MASK[suit]
+                        if m:
+                            self._legal_mask = m
+                            self._follow = suit
+                        else:
+                            self._legal_mask = h
+                            self._follow = -1
+                    self._hand = hand
+                    self._actor = self._declarer if hand == self._dummy else hand
                     return
-            elif self._phase == _AUCTION and action >= PASS and action in self.legal_actions():
+            elif phase == _AUCTION and action >= PASS and action in self.legal_actions():
                 self._apply_auction(action)
                 self.history.append(action)
                 self._legal_cache = None
@@ -240,16 +304,16 @@ class BridgeState(State):
             tok = _ACTION_TEXT[a]
             if not self._hands[self._hand] >> a & 1:
                 return f"{tok} is not in {whose}"
-            led = self._lead_suit
+            plays = self._plays_now()
+            led = plays[len(plays) & ~3] // 13
             return (f"{tok} does not follow suit: {_SUIT_NAMES[led]} were led and "
                     f"{whose} holds {_SUIT_NAMES[led]}")
         return "the match is over"
 
     def _apply_action(self, action: Action) -> None:
-        if self._phase == _PLAY:
-            self._apply_play(action)  # type: ignore[arg-type]  # a legal id (checked by apply_action)
-        else:
-            self._apply_auction(action)  # type: ignore[arg-type]  # a legal id (checked by apply_action)
+        """Never called: :meth:`apply_action` applies every legal id itself and hands only
+        the refused ones to the base class, whose ``validate`` raises first."""
+        raise AssertionError(f"BridgeState._apply_action({action!r}): legal ids never get here")
 
     # -- auction ------------------------------------------------------------------
     def _apply_auction(self, a: int) -> None:
@@ -285,61 +349,20 @@ class BridgeState(State):
         declarer = self._declarer = self._namer[(self._last_bidder & 1) * 5 + strain]
         self._dummy = declarer ^ 2
         self._phase = _PLAY
-        leader = self._leader = self._hand = (declarer + 1) & 3
+        self._play0 = len(self.history) + 1  # this last pass is appended after this
+        leader = self._hand = (declarer + 1) & 3
         self._leaders = self._leaders + (leader,)
         self._follow = -1
         self._legal_mask = self._hands[leader]
         self._actor = leader  # the opening leader is a defender (never dummy)
 
     # -- play ---------------------------------------------------------------------
-    def _apply_play(self, card: int) -> None:
-        hand = self._hand
-        hands = self._hands
-        plays = self._plays
-        hands[hand] ^= 1 << card
-        plays.append(card)
-        n = len(plays) & 3
-        if n == 0:
-            # Trick complete. Winner: highest trump, else highest card of the suit led.
-            trick = plays[-4:]
-            best = trick[0]
-            bi = 0
-            trump = self._trump
-            for i in (1, 2, 3):
-                c = trick[i]
-                s = c // 13
-                if s == best // 13:
-                    if c > best:
-                        best = c
-                        bi = i
-                elif s == trump:
-                    best = c
-                    bi = i
-            hand = (self._leader + bi) & 3
-            won = self._won
-            self._won = (won[0] + 1, won[1]) if hand & 1 == 0 else (won[0], won[1] + 1)
-            if len(plays) == 52:
-                self._end_deal(passed_out=False)
-                return
-            self._leader = hand
-            self._leaders = self._leaders + (hand,)
-            self._follow = -1
-            self._legal_mask = hands[hand]
-        else:
-            if n == 1:
-                self._lead_suit = card // 13
-            hand = (hand + 1) & 3
-            h = hands[hand]
-            suit = self._lead_suit
-            m = h & SUIT_MASK[suit]
-            if m:
-                self._legal_mask = m
-                self._follow = suit
-            else:
-                self._legal_mask = h
-                self._follow = -1
-        self._hand = hand
-        self._actor = self._declarer if hand == self._dummy else hand
+    # (inline in apply_action)
+
+    def _plays_now(self) -> list[int]:
+        """The cards played in the current deal, in order (a new list)."""
+        p0 = self._play0
+        return self.history[p0:] if p0 >= 0 else []
 
     # -- end of a deal -----------------------------------------------------------------
     def _end_deal(self, *, passed_out: bool) -> None:
@@ -348,7 +371,7 @@ class BridgeState(State):
         rec = DealRecord(
             deal=len(self._records) + 1, rubber=self._rubber_no + 1 if self._rubber else 0,
             board=self._board, deck_index=self._deck_index, dealer=self._dealer_seat,
-            vulnerable=self._vul, calls=tuple(self._calls), plays=tuple(self._plays),
+            vulnerable=self._vul, calls=tuple(self._calls), plays=tuple(self._plays_now()),
             level=self._level, strain=self._strain, doubled=self._doubled if not passed_out else 0,
             declarer=declarer, tricks=tricks,
             contract=format_contract(self._level, self._strain,
@@ -451,12 +474,12 @@ class BridgeState(State):
         locs: dict[str, Iterable[str]] = {
             _SEAT_NAMES[s]: [STANDARD_TOKENS[i] for i in mask_to_ids(self._hands[s])]
             for s in range(4)}
-        locs["played"] = [STANDARD_TOKENS[i] for i in self._plays]
+        locs["played"] = [STANDARD_TOKENS[i] for i in self._plays_now()]
         return locs
 
     def dummy_exposed(self) -> bool:
         """Whether dummy's cards are public (from the opening lead to the end of the deal)."""
-        return self._dummy >= 0 and len(self._plays) > 0
+        return self._dummy >= 0 and 0 <= self._play0 < len(self.history)
 
     def hidden_positions(self, seat: int) -> list[tuple[int, int]]:
         k = self._deck_index
@@ -489,7 +512,6 @@ class BridgeState(State):
         d["history"] = list(self.history)
         d["_legal_cache"] = None
         d["_hands"] = list(self._hands)
-        d["_plays"] = list(self._plays)
         if self._phase == _AUCTION:
             d["_calls"] = list(self._calls)
             d["_namer"] = list(self._namer)
@@ -542,13 +564,11 @@ class BridgeState(State):
         self._declarer = src._declarer
         self._dummy = src._dummy
         self._hand = src._hand
-        self._leader = src._leader
-        self._plays = list(src._plays)
+        self._play0 = src._play0
         self._leaders = src._leaders
         self._won = src._won
         self._legal_mask = src._legal_mask
         self._follow = src._follow
-        self._lead_suit = src._lead_suit
         if src._rubber:
             dealer = Dealer.__new__(Dealer)
             dealer.seed = src.dealer.seed
@@ -586,7 +606,7 @@ class BridgeState(State):
     @property
     def plays(self) -> list[int]:
         """Card ids played in the current deal, in order (forced cards included)."""
-        return list(self._plays)
+        return self._plays_now()
 
     @property
     def declarer(self) -> int:

@@ -55,6 +55,7 @@ _ACTION_TEXT: tuple[str, ...] = STANDARD_TOKENS + tuple(call_to_string(a) for a 
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 _SEAT_NAMES = "NESW"
 _CLUBS, _DIAMONDS, _HEARTS, _SPADES = SUIT_CARDS
+_new_state = object.__new__
 
 
 def _trick_values() -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -108,9 +109,9 @@ class BridgeState(State):
         super().__init__(game, dealer, None if rubber else {"board": 1 if board is None else board})
         self._rubber = rubber
         self._board = 0 if rubber else (1 if board is None else board)
-        self._honours = bool(game.options["honours"]) and rubber
-        self._deal_cap = int(game.options["deal_cap"])
-        self._rubbers = int(game.options["rubbers"])
+        self._limits = (bool(game.options["honours"]) and rubber, int(game.options["deal_cap"]),
+                        int(game.options["rubbers"]))
+        """(honours scored, the deal cap, rubbers to play)."""
         self._records: list[DealRecord] = []
         # Rubber bookkeeping (per side: 0 = N-S, 1 = E-W).
         self._rs = RubberScore()
@@ -128,33 +129,28 @@ class BridgeState(State):
     # -- deal setup ---------------------------------------------------------------
     def _start_deal(self) -> None:
         deck = self.dealer.shuffle(standard_deck())
-        self._deck_index = len(self.dealer.realized) - 1
-        self._deck = deck
         hands = deal_masks(deck, self._dealer_seat)
-        self._initial = tuple(hands)
+        self._dealt = (len(self.dealer.realized) - 1, deck, tuple(hands))
+        """(index of the deck in ``dealer.realized``, the deck, the dealt hands' masks)."""
         self._hands = hands
         self._phase = _AUCTION
-        self._actor = self._dealer_seat
         self._calls: list[int] = []
-        self._last_bid = -1
-        self._last_bidder = -1
-        self._doubled = 0
-        self._passes = 0
+        self._auction = (-1, -1, 0, 0)
+        """(last bid, its bidder, doubled 0/1/2, passes in a row), replaced per call."""
         self._namer = [-1] * 10
-        self._level = 0
-        self._strain = -1
         self._trump = -1
         self._declarer = -1
         self._dummy = -1
-        self._hand = -1
+        self._hand = self._dealer_seat
+        """The seat to call in the auction, the hand to play in the play (dummy's when the
+        declarer plays it), -1 once the match is over."""
         self._play0 = -1
         """Index in ``history`` of this deal's first card (-1 in the auction): the cards
         played are ``history[_play0:]``, so clones copy no list of their own for them."""
         self._leaders: tuple[int, ...] = ()
         """Leader of each trick (a tuple, replaced per trick: clones share it); the last
-        is the current trick's."""
-        self._won = (0, 0)
-        """Tricks won (N-S, E-W) in this deal (a tuple, replaced per trick)."""
+        is the current trick's; at the end of the deal the last trick's winner is added,
+        so the winners of the tricks are ``_leaders[1:]``."""
         self._legal_mask = 0
         """Legal cards of the hand to play (a mask), kept up to date in the play."""
         self._follow = -1
@@ -167,7 +163,10 @@ class BridgeState(State):
         return Phase(self._phase)
 
     def current_player(self) -> int:
-        return self._actor
+        h = self._hand
+        if h < 0:
+            return TERMINAL
+        return self._declarer if h == self._dummy else h
 
     def is_terminal(self) -> bool:
         return self._phase == _OVER
@@ -214,7 +213,11 @@ class BridgeState(State):
                     n = (len(history) - self._play0) & 3
                     if n == 0:
                         # Trick complete. Winner: highest trump, else highest card of the suit led.
-                        c0, c1, c2, c3 = history[-4:]
+                        c0: int
+                        c1: int
+                        c2: int
+                        c3: int
+                        c0, c1, c2, c3 = history[-4:]  # type: ignore[assignment]  # card ids
                         value = _TRICK_VALUE[self._trump + 1][c0 // 13]
                         b = value[c0]
                         bi = 0
@@ -230,16 +233,15 @@ class BridgeState(State):
                             bi = 3
                         leaders = self._leaders
                         hand = (leaders[-1] + bi) & 3
-                        won = self._won
-                        self._won = (won[0] + 1, won[1]) if hand & 1 == 0 else (won[0], won[1] + 1)
+                        self._leaders = leaders + (hand,)
                         if len(history) - self._play0 == 52:
                             self._end_deal(passed_out=False)
                             return
-                        self._leaders = leaders + (hand,)
                         self._follow = -1
                         self._legal_mask = hands[hand]
                     else:
-                        suit = (action if n == 1 else history[-n]) // 13  # the suit led
+                        first: int = action if n == 1 else history[-n]  # type: ignore[assignment]
+                        suit = first // 13  # the suit led
                         hand = (hand + 1) & 3
                         h = hands[hand]
                         m = h & SUIT_MASK[suit]
@@ -250,7 +252,6 @@ class BridgeState(State):
                             self._legal_mask = h
                             self._follow = -1
                     self._hand = hand
-                    self._actor = self._declarer if hand == self._dummy else hand
                     return
             elif phase == _AUCTION and action >= PASS and action in self.legal_actions():
                 self._apply_auction(action)
@@ -268,11 +269,10 @@ class BridgeState(State):
         return list(AUCTION_LEGAL[self._auction_key()])
 
     def _auction_key(self) -> int:
-        lb = self._last_bid
+        lb, bidder, d, _passes = self._auction
         if lb < 0:
             return 0
-        opp = (self._last_bidder ^ self._actor) & 1
-        d = self._doubled
+        opp = (bidder ^ self._hand) & 1
         return (lb - REDOUBLE) * 3 + (1 if (d == 0 and opp) else 2 if (d == 1 and not opp) else 0)
 
     def validate(self, action: Action) -> None:
@@ -294,8 +294,8 @@ class BridgeState(State):
         if self._phase == _AUCTION:
             if a < PASS:
                 return f"{_ACTION_TEXT[a]} is a card, but the auction is in progress: make a call"
-            reason = call_illegal_reason(a, self._actor, self._last_bid, self._last_bidder,
-                                         self._doubled)
+            lb, bidder, doubled, _passes = self._auction
+            reason = call_illegal_reason(a, self._hand, lb, bidder, doubled)
             return reason or f"{call_to_string(a)} is not legal now"
         if self._phase == _PLAY:
             if a >= PASS:
@@ -317,44 +317,56 @@ class BridgeState(State):
 
     # -- auction ------------------------------------------------------------------
     def _apply_auction(self, a: int) -> None:
-        seat = self._actor
+        seat = self._hand
         self._calls.append(a)
+        last_bid, bidder, doubled, passes = self._auction
         if a == PASS:
-            self._passes += 1
-            if self._passes >= 3:
-                if self._last_bid >= 0:
+            passes += 1
+            self._auction = (last_bid, bidder, doubled, passes)
+            if passes >= 3:
+                if last_bid >= 0:
                     self._end_auction()
                     return
-                if self._passes == 4:
+                if passes == 4:
                     self._end_deal(passed_out=True)
                     return
         elif a >= FIRST_BID:
-            self._last_bid = a
-            self._last_bidder = seat
-            self._doubled = 0
-            self._passes = 0
+            self._auction = (a, seat, 0, 0)
             k = (seat & 1) * 5 + (a - FIRST_BID) % 5
             if self._namer[k] < 0:
                 self._namer[k] = seat
         else:
-            self._doubled = a - PASS  # DOUBLE -> 1, REDOUBLE -> 2
-            self._passes = 0
-        self._actor = (seat + 1) & 3
+            self._auction = (last_bid, bidder, a - PASS, 0)  # DOUBLE -> 1, REDOUBLE -> 2
+        self._hand = (seat + 1) & 3
 
     def _end_auction(self) -> None:
-        bid = self._last_bid
-        self._level = (bid - FIRST_BID) // 5 + 1
-        strain = self._strain = (bid - FIRST_BID) % 5
+        bid, bidder, _doubled, _passes = self._auction
+        strain = (bid - FIRST_BID) % 5
         self._trump = strain if strain < 4 else -1
-        declarer = self._declarer = self._namer[(self._last_bidder & 1) * 5 + strain]
+        declarer = self._declarer = self._namer[(bidder & 1) * 5 + strain]
         self._dummy = declarer ^ 2
         self._phase = _PLAY
         self._play0 = len(self.history) + 1  # this last pass is appended after this
-        leader = self._hand = (declarer + 1) & 3
+        leader = self._hand = (declarer + 1) & 3  # the opening leader is a defender (never dummy)
         self._leaders = self._leaders + (leader,)
         self._follow = -1
         self._legal_mask = self._hands[leader]
-        self._actor = leader  # the opening leader is a defender (never dummy)
+
+    def _level_strain(self) -> tuple[int, int]:
+        """Level and strain of the contract; (0, -1) until the auction ends with one."""
+        if self._declarer < 0:
+            return 0, -1
+        bid = self._auction[0]
+        return (bid - FIRST_BID) // 5 + 1, (bid - FIRST_BID) % 5
+
+    def _tricks_won(self) -> tuple[int, int]:
+        """Tricks won (N-S, E-W) in this deal so far: the winners are ``_leaders[1:]``."""
+        leaders = self._leaders
+        ns = 0
+        for w in leaders[1:]:
+            if not w & 1:
+                ns += 1
+        return ns, max(len(leaders) - 1, 0) - ns
 
     # -- play ---------------------------------------------------------------------
     # (inline in apply_action)
@@ -362,26 +374,26 @@ class BridgeState(State):
     def _plays_now(self) -> list[int]:
         """The cards played in the current deal, in order (a new list)."""
         p0 = self._play0
-        return self.history[p0:] if p0 >= 0 else []
+        return self.history[p0:] if p0 >= 0 else []  # type: ignore[return-value]  # card ids
 
     # -- end of a deal -----------------------------------------------------------------
     def _end_deal(self, *, passed_out: bool) -> None:
         declarer = self._declarer
-        tricks = -1 if passed_out else self._won[declarer & 1]
+        tricks = -1 if passed_out else self._tricks_won()[declarer & 1]
+        level, strain = self._level_strain()
+        doubled = self._auction[2]
         rec = DealRecord(
             deal=len(self._records) + 1, rubber=self._rubber_no + 1 if self._rubber else 0,
-            board=self._board, deck_index=self._deck_index, dealer=self._dealer_seat,
+            board=self._board, deck_index=self._dealt[0], dealer=self._dealer_seat,
             vulnerable=self._vul, calls=tuple(self._calls), plays=tuple(self._plays_now()),
-            level=self._level, strain=self._strain, doubled=self._doubled if not passed_out else 0,
+            level=level, strain=strain, doubled=doubled if not passed_out else 0,
             declarer=declarer, tricks=tricks,
-            contract=format_contract(self._level, self._strain,
-                                     self._doubled if not passed_out else 0))
+            contract=format_contract(level, strain, doubled if not passed_out else 0))
         self._records = self._records + [rec]  # replaced, not appended: clones share the list
         if not self._rubber:
             score = 0
             if not passed_out:
-                score = duplicate_score_parts(self._level, self._strain, self._doubled,
-                                              self._vul[declarer & 1], tricks)
+                score = duplicate_score_parts(level, strain, doubled, self._vul[declarer & 1], tricks)
                 if declarer & 1:
                     score = -score
             rec["ns_score"] = score
@@ -392,7 +404,6 @@ class BridgeState(State):
 
     def _finish(self) -> None:
         self._phase = _OVER
-        self._actor = TERMINAL
         self._hand = -1
         self._legal_mask = 0
 
@@ -403,9 +414,10 @@ class BridgeState(State):
         else:
             honours = [0, 0]
             notes = []
-            if self._honours:
+            if self._limits[0]:
+                strain = self._level_strain()[1]
                 for seat in range(4):
-                    h = honours_bonus(self._initial[seat], self._strain)
+                    h = honours_bonus(self._dealt[2][seat], strain)
                     if h:
                         honours[seat & 1] += h
                         notes.append(f"honours {h} {_SEAT_NAMES[seat]}")
@@ -414,10 +426,11 @@ class BridgeState(State):
             if notes:
                 row["note"] = "; ".join(filter(None, notes + [row["note"]]))
         below, above, note = row["below"], row["above"], row["note"]
-        if not rs.over and rs.deals >= self._deal_cap:
+        deal_cap = self._limits[1]
+        if not rs.over and rs.deals >= deal_cap:
             extra = rs.finish_incomplete()
             above = [above[0] + extra["above"][0], above[1] + extra["above"][1]]
-            note = "; ".join(filter(None, [note, f"deal cap {self._deal_cap} reached", extra["note"]]))
+            note = "; ".join(filter(None, [note, f"deal cap {deal_cap} reached", extra["note"]]))
         rec.update(ns_below=below[0], ns_above=above[0], ew_below=below[1], ew_above=above[1],
                    games=tuple(rs.games), note=note,
                    ns_score=below[0] + above[0] - below[1] - above[1])
@@ -427,7 +440,7 @@ class BridgeState(State):
             t0, t1 = rs.totals()
             self._totals[0] += t0
             self._totals[1] += t1
-            if self._rubber_no >= self._rubbers:
+            if self._rubber_no >= self._limits[2]:
                 self._finish()
                 return
             rs = self._rs = RubberScore()
@@ -482,12 +495,12 @@ class BridgeState(State):
         return self._dummy >= 0 and 0 <= self._play0 < len(self.history)
 
     def hidden_positions(self, seat: int) -> list[tuple[int, int]]:
-        k = self._deck_index
+        k, deck, _initial = self._dealt
         first = self._dealer_seat + 1
         exposed_dummy = self._dummy if self.dummy_exposed() else -1
         hands = self._hands
         out = []
-        for p, tok in enumerate(self._deck):
+        for p, tok in enumerate(deck):
             owner = (first + p) & 3
             if owner == seat or owner == exposed_dummy:
                 continue
@@ -497,79 +510,37 @@ class BridgeState(State):
 
     # -- copies ---------------------------------------------------------------------------
     def clone(self) -> BridgeState:
-        """An independent copy.
+        """An independent copy (:meth:`_copy_state`).
 
         Shared, not copied: what is never mutated in place (the deal, the masks of the
-        dealt hands, tricks won, trick leaders and deal records, which are replaced
-        when they change), the auction lists once the auction is over, and in
+        dealt hands, trick leaders, the auction's state and deal records, which are
+        replaced when they change), the auction lists once the auction is over, and in
         duplicate scoring the dealer (a board has one shuffle, drawn at the start).
         """
         if _COMPILED:
             return BridgeState(self.game, self.dealer, _copy_of=self)
-        other = BridgeState.__new__(BridgeState)
-        d = self.__dict__.copy()
-        other.__dict__ = d
-        d["history"] = list(self.history)
-        d["_legal_cache"] = None
-        d["_hands"] = list(self._hands)
-        if self._phase == _AUCTION:
-            d["_calls"] = list(self._calls)
-            d["_namer"] = list(self._namer)
-        if self._rubber:
-            dealer = Dealer.__new__(Dealer)
-            dealer.seed = self.dealer.seed
-            dealer.stacked = self.dealer.stacked
-            dealer.realized = list(self.dealer.realized)
-            d["dealer"] = dealer
-            d["_rs"] = self._rs.copy()
-            d["_totals"] = list(self._totals)
+        other = _new_state(BridgeState)
+        other._copy_state(self)
         return other
 
     def _copy_state(self, src: BridgeState) -> None:
-        """Make this state a copy of ``src``, attribute by attribute: ``clone()`` of the
-        compiled module, whose instances keep their attributes in native slots, not in a
-        ``__dict__``. Shares and copies exactly what the ``__dict__`` path of ``clone()``
-        does (``tests/games/test_compiled_engines.py`` checks that both give the
-        same attributes)."""
+        """Make this state a copy of ``src``, attribute by attribute, in the order
+        ``__init__`` sets them. Pure Python too, not a ``__dict__`` copy: on CPython 3.11
+        a state of at most 29 attributes keeps them in its shared-key instance values
+        (faster attribute access) as long as nobody touches its ``__dict__``, which a
+        ``__dict__`` copy would do to the original and give the copy a slower dict
+        (``tests/games/bridge/test_bridge_play.py`` checks the count); compiled, the
+        instances keep them in native slots."""
         self.game = src.game
+        self.dealer = src.dealer
         self.history = list(src.history)
         self._init_kwargs = src._init_kwargs
         self._legal_cache = None
-        self._rubber = src._rubber
+        rubber = self._rubber = src._rubber
         self._board = src._board
-        self._honours = src._honours
-        self._deal_cap = src._deal_cap
-        self._rubbers = src._rubbers
+        self._limits = src._limits
         self._records = src._records
-        self._rubber_no = src._rubber_no
-        self._ns_result = src._ns_result
-        self._dealer_seat = src._dealer_seat
-        self._vul = src._vul
-        self._deck_index = src._deck_index
-        self._deck = src._deck
-        self._initial = src._initial
-        self._hands = list(src._hands)
-        self._phase = src._phase
-        self._actor = src._actor
-        auction = src._phase == _AUCTION
-        self._calls = list(src._calls) if auction else src._calls
-        self._last_bid = src._last_bid
-        self._last_bidder = src._last_bidder
-        self._doubled = src._doubled
-        self._passes = src._passes
-        self._namer = list(src._namer) if auction else src._namer
-        self._level = src._level
-        self._strain = src._strain
-        self._trump = src._trump
-        self._declarer = src._declarer
-        self._dummy = src._dummy
-        self._hand = src._hand
-        self._play0 = src._play0
-        self._leaders = src._leaders
-        self._won = src._won
-        self._legal_mask = src._legal_mask
-        self._follow = src._follow
-        if src._rubber:
+        if rubber:
             dealer = Dealer.__new__(Dealer)
             dealer.seed = src.dealer.seed
             dealer.stacked = src.dealer.stacked
@@ -578,9 +549,31 @@ class BridgeState(State):
             self._rs = src._rs.copy()
             self._totals = list(src._totals)
         else:
-            self.dealer = src.dealer
             self._rs = src._rs
             self._totals = src._totals
+        self._rubber_no = src._rubber_no
+        self._ns_result = src._ns_result
+        self._dealer_seat = src._dealer_seat
+        self._vul = src._vul
+        self._dealt = src._dealt
+        self._hands = list(src._hands)
+        phase = self._phase = src._phase
+        if phase == _AUCTION:
+            self._calls = list(src._calls)
+            self._auction = src._auction
+            self._namer = list(src._namer)
+        else:
+            self._calls = src._calls
+            self._auction = src._auction
+            self._namer = src._namer
+        self._trump = src._trump
+        self._declarer = src._declarer
+        self._dummy = src._dummy
+        self._hand = src._hand
+        self._play0 = src._play0
+        self._leaders = src._leaders
+        self._legal_mask = src._legal_mask
+        self._follow = src._follow
 
     # -- read-only views for observation, records and describe ------------------------------
     @property
@@ -622,8 +615,9 @@ class BridgeState(State):
     def contract(self) -> str:
         """Contract text of the current deal ('' during the auction, 'Pass' if passed out)."""
         if self._declarer >= 0:
-            return format_contract(self._level, self._strain, self._doubled)
-        if self._phase == _OVER or (len(self._calls) == 4 and self._last_bid < 0):
+            level, strain = self._level_strain()
+            return format_contract(level, strain, self._auction[2])
+        if self._phase == _OVER or (len(self._calls) == 4 and self._auction[0] < 0):
             return "Pass"
         return ""
 
@@ -638,4 +632,4 @@ class BridgeState(State):
 
     def initial_hands(self) -> tuple[int, ...]:
         """The current deal's four dealt hands as masks (engine-internal; not for bots)."""
-        return self._initial
+        return self._dealt[2]

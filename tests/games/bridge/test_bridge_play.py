@@ -290,3 +290,21 @@ def test_options_are_checked() -> None:
     assert get_game("bridge").ruleset == "bridge@v1"
     assert get_game("bridge", preset="duplicate").ruleset == "bridge_duplicate@v1"
     assert get_game("bridge").teams() == [[0, 2], [1, 3]]
+
+
+@pytest.mark.parametrize("preset", ["duplicate", "rubber"])
+def test_state_keeps_at_most_29_attributes_in_init_order(preset: str) -> None:
+    """CPython 3.11 keeps an instance's attributes in its shared-key instance values (the
+    fast attribute access the engine's speed relies on) only up to 29 of them; clone()
+    copies them in ``__init__``'s order so that copies share the keys too."""
+    import random
+
+    state = get_game("bridge", preset=preset).new_initial_state(seed=4)
+    rng = random.Random(4)
+    order = list(vars(get_game("bridge", preset=preset).new_initial_state(seed=4)))
+    assert len(order) <= 29, order
+    while not state.is_terminal():
+        copy = state.clone()
+        assert list(vars(copy)) == order
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert list(vars(state)) == order

@@ -1,15 +1,18 @@
 """The bridge state: auction, play and scoring of one match (a board or a rubber).
 
 See the package docstring (:mod:`arena.games.bridge`) for the action ids, the
-observation layout and the rule decisions. Hot-path design: hands are 52-bit ints,
-the legal cards of the hand to play are kept as a mask (``_legal_mask``) computed
-once per card, calls use precomputed legal lists, and single legal cards are played
-by the referee, not here: a forced card is an ordinary action in the history.
-``legal_actions()`` and ``apply_action()`` skip the base class's indirections for
-legal ids (errors still go through it, with their reasons); ``clone()`` copies only
-what changes in place (history, hands, the cards played, the auction while it runs)
-and shares the rest. The module can be compiled with mypyc (``setup.py``,
-``ARENA_COMPILE=1``); ``clone()`` then copies attribute by attribute.
+observation layout and the rule decisions. Hot-path design: the hands are 16 rank
+masks (13-bit ints, one per seat and suit), the legal ids are kept as a shared sorted
+tuple (``_legal``: a row of the auction table, the cards of a suit held, or a hand's
+four suits joined) updated by every action, a legal card is applied inline in
+``apply_action``, and single legal cards are played by the referee, not here: a forced
+card is an ordinary action in the history. ``legal_actions()`` and ``apply_action()``
+skip the base class's indirections for legal ids (errors still go through it, with
+their reasons); ``clone()`` copies attribute by attribute only what changes in place
+(history, hands, the auction while it runs) and shares the rest. A state has at most
+29 attributes: CPython 3.11 keeps that many in its shared-key instance values, its
+faster attribute access. The module can be compiled with mypyc (``setup.py``,
+``ARENA_COMPILE=1``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from arena.core.state import TERMINAL, Action, State
 
 from arena.games.bridge.calls import (AUCTION_LEGAL, FIRST_BID, PASS, REDOUBLE,
                                       call_illegal_reason, call_to_string, string_to_call)
-from arena.games.bridge.cardmasks import SUIT_CARDS, SUIT_MASK, deal_masks, mask_to_ids
+from arena.games.bridge.cardmasks import SUIT_CARDS, deal_masks, mask_to_ids
 from arena.games.bridge.scoring import (board_dealer, board_vulnerability, duplicate_score_parts,
                                         RubberScore, format_contract, honours_bonus)
 
@@ -56,6 +59,8 @@ _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 _SEAT_NAMES = "NESW"
 _CLUBS, _DIAMONDS, _HEARTS, _SPADES = SUIT_CARDS
 _new_state = object.__new__
+_SUIT_OF = tuple(c // 13 for c in range(52))
+_RANK_BIT = tuple(1 << c % 13 for c in range(52))
 
 
 def _trick_values() -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -132,7 +137,8 @@ class BridgeState(State):
         hands = deal_masks(deck, self._dealer_seat)
         self._dealt = (len(self.dealer.realized) - 1, deck, tuple(hands))
         """(index of the deck in ``dealer.realized``, the deck, the dealt hands' masks)."""
-        self._hands = hands
+        self._hands = [m >> (13 * suit) & 0x1FFF for m in hands for suit in range(4)]
+        """The hands as 16 rank masks (13 bits), ``[seat * 4 + suit]``: small ints."""
         self._phase = _AUCTION
         self._calls: list[int] = []
         self._auction = (-1, -1, 0, 0)
@@ -151,10 +157,9 @@ class BridgeState(State):
         """Leader of each trick (a tuple, replaced per trick: clones share it); the last
         is the current trick's; at the end of the deal the last trick's winner is added,
         so the winners of the tricks are ``_leaders[1:]``."""
-        self._legal_mask = 0
-        """Legal cards of the hand to play (a mask), kept up to date in the play."""
-        self._follow = -1
-        """Suit the hand to play must follow, or -1 (leading, or void in the suit led)."""
+        self._legal: tuple[int, ...] = AUCTION_LEGAL[0]
+        """The legal ids now, sorted (a shared tuple: the auction table's row, the suit's
+        cards held): kept up to date by every action, so listing them is one copy."""
 
     # -- protocol ---------------------------------------------------------------
     @property
@@ -178,95 +183,75 @@ class BridgeState(State):
     def legal_actions(self) -> list[Action]:
         """Legal action ids (the base class's contract, without its indirections)."""
         cache = self._legal_cache
-        if cache is not None:
-            return cache
-        phase = self._phase
-        if phase == _PLAY:
-            s = self._follow
-            m = self._legal_mask
-            if s >= 0:
-                out: list[Action] = list(SUIT_CARDS[s][m >> (13 * s)])
-            else:  # mask_to_ids, unrolled
-                out = [*_CLUBS[m & 0x1FFF], *_DIAMONDS[(m >> 13) & 0x1FFF],
-                       *_HEARTS[(m >> 26) & 0x1FFF], *_SPADES[m >> 39]]
-        elif phase == _AUCTION:
-            out = list(AUCTION_LEGAL[self._auction_key()])
-        else:
-            out = []
-        self._legal_cache = out
-        return out
+        if cache is None:
+            cache = self._legal_cache = list(self._legal)
+        return cache
 
     def apply_action(self, action: Action) -> None:
         """Apply a legal id directly (a card inline, the hot path of every playout); anything
         else goes to the base class's ``apply_action``, whose ``validate`` raises with the
         reason (every legal id takes a path here)."""
-        if type(action) is int and action >= 0:
-            phase = self._phase
-            if phase == _PLAY:
-                if self._legal_mask >> action & 1:  # a legal card (the mask has 52 bits)
-                    history = self.history
-                    history.append(action)
-                    self._legal_cache = None
-                    hands = self._hands
-                    hand = self._hand
-                    hands[hand] ^= 1 << action
-                    n = (len(history) - self._play0) & 3
-                    if n == 0:
-                        # Trick complete. Winner: highest trump, else highest card of the suit led.
-                        c0: int
-                        c1: int
-                        c2: int
-                        c3: int
-                        c0, c1, c2, c3 = history[-4:]  # type: ignore[assignment]  # card ids
-                        value = _TRICK_VALUE[self._trump + 1][c0 // 13]
-                        b = value[c0]
-                        bi = 0
-                        v = value[c1]
-                        if v > b:
-                            b = v
-                            bi = 1
-                        v = value[c2]
-                        if v > b:
-                            b = v
-                            bi = 2
-                        if value[c3] > b:
-                            bi = 3
-                        leaders = self._leaders
-                        hand = (leaders[-1] + bi) & 3
-                        self._leaders = leaders + (hand,)
-                        if len(history) - self._play0 == 52:
-                            self._end_deal(passed_out=False)
-                            return
-                        self._follow = -1
-                        self._legal_mask = hands[hand]
-                    else:
-                        first: int = action if n == 1 else history[-n]  # type: ignore[assignment]
-                        suit = first // 13  # the suit led
-                        hand = (hand + 1) & 3
-                        h = hands[hand]
-                        m = h & SUIT_MASK[suit]
-                        if m:
-                            self._legal_mask = m
-                            self._follow = suit
-                        else:
-                            self._legal_mask = h
-                            self._follow = -1
-                    self._hand = hand
-                    return
-            elif phase == _AUCTION and action >= PASS and action in self.legal_actions():
+        if type(action) is int and action in self._legal:
+            history = self.history
+            if self._phase == _AUCTION:
                 self._apply_auction(action)
-                self.history.append(action)
+                history.append(action)
                 self._legal_cache = None
                 return
+            history.append(action)
+            self._legal_cache = None
+            hands = self._hands
+            hand = self._hand
+            suit = _SUIT_OF[action]
+            hands[hand * 4 + suit] ^= _RANK_BIT[action]
+            n = (len(history) - self._play0) & 3
+            if n == 0:
+                # Trick complete. Winner: highest trump, else highest card of the suit led.
+                c0: int
+                c1: int
+                c2: int
+                c3: int
+                c0, c1, c2, c3 = history[-4:]  # type: ignore[assignment]  # card ids
+                value = _TRICK_VALUE[self._trump + 1][_SUIT_OF[c0]]
+                b = value[c0]
+                bi = 0
+                v = value[c1]
+                if v > b:
+                    b = v
+                    bi = 1
+                v = value[c2]
+                if v > b:
+                    b = v
+                    bi = 2
+                if value[c3] > b:
+                    bi = 3
+                leaders = self._leaders
+                hand = (leaders[-1] + bi) & 3
+                self._leaders = leaders + (hand,)
+                if len(history) - self._play0 == 52:
+                    self._end_deal(passed_out=False)
+                    return
+                h4 = hand * 4
+                self._legal = (_CLUBS[hands[h4]] + _DIAMONDS[hands[h4 + 1]] + _HEARTS[hands[h4 + 2]]
+                               + _SPADES[hands[h4 + 3]])
+            else:
+                if n != 1:
+                    first: int = history[-n]  # type: ignore[assignment]  # a card id
+                    suit = _SUIT_OF[first]  # the suit led
+                hand = (hand + 1) & 3
+                h4 = hand * 4
+                m = hands[h4 + suit]
+                if m:
+                    self._legal = SUIT_CARDS[suit][m]
+                else:  # void: any card
+                    self._legal = (_CLUBS[hands[h4]] + _DIAMONDS[hands[h4 + 1]] + _HEARTS[hands[h4 + 2]]
+                                   + _SPADES[hands[h4 + 3]])
+            self._hand = hand
+            return
         super().apply_action(action)  # the errors, with their reasons
 
     def _legal_actions(self) -> list[Action]:
-        if self._phase == _PLAY:
-            s = self._follow
-            if s >= 0:  # following suit: one suit only
-                return list(SUIT_CARDS[s][self._legal_mask >> (13 * s)])
-            return mask_to_ids(self._legal_mask)  # type: ignore[return-value]  # list[int] of ids
-        return list(AUCTION_LEGAL[self._auction_key()])
+        return list(self._legal)
 
     def _auction_key(self) -> int:
         lb, bidder, d, _passes = self._auction
@@ -277,16 +262,8 @@ class BridgeState(State):
 
     def validate(self, action: Action) -> None:
         """Cheap check for legal integer ids; the base class explains anything else."""
-        if type(action) is int:
-            if self._phase == _PLAY:
-                if 0 <= action < 52 and self._legal_mask >> action & 1:
-                    return
-            elif self._phase == _AUCTION and action >= PASS:
-                cache = self._legal_cache
-                if cache is None:
-                    cache = self.legal_actions()
-                if action in cache:
-                    return
+        if type(action) is int and action in self._legal:
+            return
         super().validate(action)
 
     def illegal_reason(self, action: Action) -> str:
@@ -302,7 +279,7 @@ class BridgeState(State):
                 return f"{call_to_string(a)} is a call, but the auction is over: play a card"
             whose = "dummy's hand" if self._hand == self._dummy else "your hand"
             tok = _ACTION_TEXT[a]
-            if not self._hands[self._hand] >> a & 1:
+            if not self.hand_mask(self._hand) >> a & 1:
                 return f"{tok} is not in {whose}"
             plays = self._plays_now()
             led = plays[len(plays) & ~3] // 13
@@ -338,6 +315,7 @@ class BridgeState(State):
         else:
             self._auction = (last_bid, bidder, a - PASS, 0)  # DOUBLE -> 1, REDOUBLE -> 2
         self._hand = (seat + 1) & 3
+        self._legal = AUCTION_LEGAL[self._auction_key()]
 
     def _end_auction(self) -> None:
         bid, bidder, _doubled, _passes = self._auction
@@ -349,8 +327,9 @@ class BridgeState(State):
         self._play0 = len(self.history) + 1  # this last pass is appended after this
         leader = self._hand = (declarer + 1) & 3  # the opening leader is a defender (never dummy)
         self._leaders = self._leaders + (leader,)
-        self._follow = -1
-        self._legal_mask = self._hands[leader]
+        h = self._hands
+        self._legal = (_CLUBS[h[leader * 4]] + _DIAMONDS[h[leader * 4 + 1]] + _HEARTS[h[leader * 4 + 2]]
+                       + _SPADES[h[leader * 4 + 3]])
 
     def _level_strain(self) -> tuple[int, int]:
         """Level and strain of the contract; (0, -1) until the auction ends with one."""
@@ -405,7 +384,7 @@ class BridgeState(State):
     def _finish(self) -> None:
         self._phase = _OVER
         self._hand = -1
-        self._legal_mask = 0
+        self._legal = ()
 
     def _score_rubber_deal(self, rec: DealRecord, passed_out: bool) -> None:
         rs = self._rs
@@ -485,7 +464,7 @@ class BridgeState(State):
 
     def card_locations(self) -> Mapping[str, Iterable[str]]:
         locs: dict[str, Iterable[str]] = {
-            _SEAT_NAMES[s]: [STANDARD_TOKENS[i] for i in mask_to_ids(self._hands[s])]
+            _SEAT_NAMES[s]: [STANDARD_TOKENS[i] for i in mask_to_ids(self.hand_mask(s))]
             for s in range(4)}
         locs["played"] = [STANDARD_TOKENS[i] for i in self._plays_now()]
         return locs
@@ -498,7 +477,7 @@ class BridgeState(State):
         k, deck, _initial = self._dealt
         first = self._dealer_seat + 1
         exposed_dummy = self._dummy if self.dummy_exposed() else -1
-        hands = self._hands
+        hands = [self.hand_mask(s) for s in range(4)]
         out = []
         for p, tok in enumerate(deck):
             owner = (first + p) & 3
@@ -572,8 +551,7 @@ class BridgeState(State):
         self._hand = src._hand
         self._play0 = src._play0
         self._leaders = src._leaders
-        self._legal_mask = src._legal_mask
-        self._follow = src._follow
+        self._legal = src._legal
 
     # -- read-only views for observation, records and describe ------------------------------
     @property
@@ -628,7 +606,8 @@ class BridgeState(State):
 
     def hand_mask(self, seat: int) -> int:
         """Remaining cards of ``seat`` as a mask (engine-internal; not for bots)."""
-        return self._hands[seat]
+        h = self._hands
+        return h[seat * 4] | h[seat * 4 + 1] << 13 | h[seat * 4 + 2] << 26 | h[seat * 4 + 3] << 39
 
     def initial_hands(self) -> tuple[int, ...]:
         """The current deal's four dealt hands as masks (engine-internal; not for bots)."""

@@ -132,12 +132,16 @@ class DrillFailure(Exception):
 
 
 # ---------------------------------------------------------------- processes
+try:
+    _LIBC: Any = ctypes.CDLL(None, use_errno=True)  # loaded here: no dlopen between fork and exec
+except OSError:
+    _LIBC = None
+
+
 def _pdeathsig() -> None:
     """In the child: SIGTERM when the drill dies (Linux), so nothing outlives a SIGKILL."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+    if _LIBC is not None:
+        _LIBC.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
 
 
 @dataclass

@@ -48,6 +48,7 @@ import threading
 import time
 import zlib
 from collections.abc import Iterator
+from typing import Any
 
 import grpc
 
@@ -80,7 +81,8 @@ class StubBot:
         self.target, self.token = target, token
         self.max_concurrent, self.give_up_after = max_concurrent, give_up_after
         self.stopping = threading.Event()
-        self.call: grpc.Future | None = None
+        self.call: Any = None
+        """The stream in progress (a grpc call: cancel() ends it)."""
         self.counts = {"sessions": 0, "decisions": 0, "errors": 0, "pings": 0, "started": 0, "ended": 0}
 
     def stop(self) -> None:

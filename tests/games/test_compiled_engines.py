@@ -1,10 +1,11 @@
 """The engines compiled with mypyc (``ARENA_COMPILE=1``, see ``setup.py``) and pure.
 
-* ``clone()`` has two paths in every compiled engine (bridge, canasta, rummy): the
+* ``clone()`` has two paths in the compiled canasta and rummy engines: the
   ``__dict__`` copy of the pure module and the attribute-by-attribute copy
   (``_copy_state``) of the compiled one, whose instances have no ``__dict__`` for
   their own attributes. Both must copy and share the same attributes; checked here in
-  pure Python at states of every phase.
+  pure Python at states of every phase (bridge copies with ``_copy_state`` in both
+  builds, so there its two calls must agree).
 * The compiled build, made once for the module (one mypyc build of every module in
   ``setup.COMPILED_MODULES``): ``setup.py build_ext`` with ``ARENA_COMPILE=1`` into a
   temporary directory, the extension modules laid over a copy of the package; then,

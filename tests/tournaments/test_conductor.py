@@ -348,3 +348,31 @@ def test_ctrl_c_does_not_wait_for_remote_matches_in_flight(tmp_path: Path) -> No
     ex = EmbeddedExecutor(url, 1, router=router, settings=FAST)
     assert ex.run("rem") == (3, 3) and ex.finished == "done"
     assert sorted(r.match_id for r in store.records("rem")) == [s.match_id for s in specs]
+
+
+def test_status_says_why_a_tournament_is_paused_by_route_failures(tmp_path: Path) -> None:
+    """Issue 26: a tournament whose route keeps failing pauses instead of spinning,
+    and ``arena tournament status`` (text and ``--json``) says until when and why."""
+    from datetime import datetime, timedelta, timezone
+
+    from arena.store.models import TournamentRow
+
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    store = open_store(url)
+    service.register(_file(tmp_path, "rp"), store)
+    policy = {"pause_after": 2, "pause_seconds": 30.0}
+    specs = store.lease_next("rp", "w", 30, 2)
+    assert store.void(specs[0].match_id, "w", 0, "Redis unavailable while routing to x: boom", **policy)
+    with store.engine.begin() as conn:  # the voids span the window: the route keeps failing
+        conn.execute(TournamentRow.__table__.update().values(
+            voids_since=datetime.now(timezone.utc) - timedelta(seconds=40)))
+    assert store.void(specs[1].match_id, "w", 0, "Redis unavailable while routing to x: boom", **policy)
+    runner = CliRunner()
+    res = runner.invoke(app, ["tournament", "status", "rp", "--store", url])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())  # (the console wraps long lines)
+    line = text[text.index("route failing"):]
+    assert "paused until" in line and "2 matches in a row voided by platform faults" in line and "boom" in line
+    data = json.loads(runner.invoke(app, ["tournament", "status", "rp", "--store", url, "--json"]).output)
+    assert data["voids_in_row"] == 2 and "paused until" in data["route_pause"]["reason"]
+    assert data["route_pause"]["until"] > datetime.now(timezone.utc).isoformat()

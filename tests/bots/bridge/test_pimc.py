@@ -124,7 +124,10 @@ def test_samples_respect_what_the_seat_knows() -> None:
             for suit in know.voids[s]:
                 assert lengths_of(hands[s])[suit] == 0
     # the real layout is one of the possible ones
-    real = [state._hands[s] for s in range(4)]  # test-only peek at the truth
+    from arena.bots.bridge.hand import card_ids
+
+    # the truth, from each seat's own view (the engine's hand layout is its own business)
+    real = [sum(1 << c for c in card_ids(state.observation(s).hand)) for s in range(4)]
     assert all(real[s] & know.pool == real[s] for s in know.hidden)
 
 
@@ -211,6 +214,13 @@ def test_default_budget_is_a_wall_budget() -> None:
     assert isinstance(bot, PimcAgent) and 0 < bot.budget_ms() <= 300
 
 
+def _held(state: Any, seat: int) -> list[int]:
+    """The card ids ``seat`` holds, from its own observation (not the engine's layout)."""
+    from arena.bots.bridge.hand import card_ids
+
+    return sorted(card_ids(state.observation(seat).hand))
+
+
 def test_decision_independent_of_hidden_cards() -> None:
     """Exchanging the cards of the two hidden hands (consistently with the play) changes
     nothing the seat sees, hence nothing it plays, for a fixed seed."""
@@ -221,10 +231,10 @@ def test_decision_independent_of_hidden_cards() -> None:
     a, b = know.hidden[0], know.hidden[1]
     game = state.game
     decks = [list(d) for d in state.dealer.realized]
-    deck = decks[state._deck_index]
-    first = (state._dealer_seat + 1) & 3
+    deck = decks[-1]  # the current deal's shuffle is the last one
+    first = (obs.dealer + 1) & 3
     pos = {s: [j for j in range(52) if (first + j) & 3 == s] for s in (a, b)}
-    remaining = {s: {c for c in ids_of(state._hands[s])} for s in (a, b)}
+    remaining = {s: set(_held(state, s)) for s in (a, b)}
     from arena.bots.bridge.hand import card_id
     swappable = [(i, j) for i in pos[a] for j in pos[b]
                  if card_id(deck[i]) in remaining[a] and card_id(deck[j]) in remaining[b]
@@ -232,11 +242,11 @@ def test_decision_independent_of_hidden_cards() -> None:
     assert swappable, "no same-suit exchange available"
     i, j = swappable[0]
     deck[i], deck[j] = deck[j], deck[i]
-    other = game.new_initial_state(decks=decks, board=state._board)
+    other = game.new_initial_state(decks=decks, board=obs.board)
     for act in state.history:
         other.apply_action(act)
     assert observation_text(other.observation(seat)) == observation_text(obs)
-    assert other._hands[a] != state._hands[a]  # the hidden cards really moved
+    assert _held(other, a) != _held(state, a)  # the hidden cards really moved
     picks = []
     for s in (state, other):
         bot = PimcAgent(seed=9, samples=5, ms=0)

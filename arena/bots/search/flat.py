@@ -53,8 +53,9 @@ nobody bids after it; those decisions are not searched.
 Rummy. The candidates are, best first by the cards (then points) they leave in
 the hand: the heuristic's choice and a **whole-table solve**
 (:func:`~arena.games.rummy.solver.best_rearrangement` with ``global_pool = pool``
-live cards and ``max_states = states`` per DP stage; defaults ``pool`` 60, ``states``
-1500; ``pool`` <= 36 turns it off); the heuristic goes to a local search above 36
+live cards and ``max_states = states`` per DP stage; defaults ``pool`` 48, ``states``
+500 since issue 29, were 60 and 1500; ``pool`` <= 36 turns it off, and it is not run
+above ``pool`` live cards, where the solver would go local, nor past half the wall budget); the heuristic goes to a local search above 36
 live cards and misses sheds there (the bigger solve lays more, or costlier,
 cards in about a fifth of the positions after the initial meld, at ~130 ms mean,
 ~4 s worst on this machine); then the heuristic's choice, ``PASS`` and the listed

@@ -32,9 +32,9 @@ Knobs (bot options, ``pimc?samples=20&ms=500`` or ``options = {...}``)
     none solved it plays the heuristic's card), and it never plans beyond 80% of
     the match's ``deadline_ms``. A DDS solve cannot be cut short, so a decision
     can pass the budget by one solve. ``ms = 0``: no time limit (count-only, the
-    budget for reproducible runs). The default keeps the p99 decision under
-    500 ms on the loaded 2-core machine of issue 29 (figures in
-    ``tests/benchmarks/search/README.md``).
+    budget for reproducible runs). The default aims at a p99 decision under
+    500 ms on the loaded 2-core machine of issue 29 (4 boards there: p99 194 ms,
+    max 224 ms; ``tests/benchmarks/search/README.md``).
     ``scoring``: ``imps``, ``mp`` or ``tricks`` (see above).
     ``lead`` (default ``heuristic``): the opening lead by the heuristic's rules, or
     ``pimc``. With 52 cards out DDS takes 0.1-0.4 s per layout on this machine (and

@@ -34,8 +34,10 @@ the history, rummy's whole-table solve (hence rummy's ``states`` 500 by default,
 (default 0 = to the end of the deal; rummy 8) stops a rollout after that many
 decisions; rummy then values each hand as the deal's scoring would (minus its card
 values, or 10 a card before the first meld). ``gate`` (default 0; rummy 1.5).
-The defaults keep the p99 decision under 500 ms and the slowest under the example
-tournaments' 2,000 ms deadline on the loaded 2-core machine of issue 29; figures in
+The defaults aim at a p99 decision under 500 ms and the slowest under the example
+tournaments' 2,000 ms deadline on the loaded 2-core machine of issue 29 (met there by
+auction, calypso and canasta; rummy, whose solves cannot be cut short, had p99 3.0 s and
+max 10.4 s at load 15-25); figures in
 ``tests/benchmarks/search/README.md`` (``tests/benchmarks/bench_search.py``).
 
 Auction. The bot no longer rolls whole games out: a rollout to the end of the game took

@@ -164,16 +164,19 @@ class RedisRouter(DecisionRouter):
     :param max_connections: most connections this router opens at once
         (:data:`MAX_CONNECTIONS`); reaching it is a route failure, never a bot's.
 
-    Connections: one redis-py connection pool per router, and one router per
-    process (:func:`arena.tournaments.runner.default_router`), shared by every
-    thread and every task of the process. Each call takes a connection from the
-    pool and gives it back on every path (an answer, a timeout, a failure, an
-    interruption); a connection whose replies may be unread (interrupted mid-read,
-    an error) is closed before it goes back, and the pool opens a new one when it is
-    next needed. So the process holds at most as many connections as it had calls
-    in flight at once, whatever the number of threads that come and go (the remote
-    matches of each work task run on threads of their own). The pool is fork-safe
-    (redis-py's: a forked child opens its own).
+    Connections: one set of connections per router, and one router per process
+    (:func:`arena.tournaments.runner.default_router`), shared by every thread and
+    every task of the process. Each ``decide``/``notify`` takes an idle connection
+    from the router's free list (or opens one) and gives it back on every path (an
+    answer, a timeout, a failure, an interruption); a connection whose replies may
+    be unread (interrupted mid-read, an error) is closed instead, and a new one is
+    opened when one is next needed. So the process holds at most as many
+    connections as it had calls in flight at once, whatever the number of threads
+    that come and go (the remote matches of each work task run on threads of their
+    own), and never more than ``max_connections`` (hot path and presence checks
+    together). Presence checks and the wait after a ``Q`` use redis-py's client on
+    a bounded redis-py pool (:attr:`pool`). Both are fork-safe: a forked child
+    forgets its parent's connections and opens its own.
 
     ``decide`` writes its commands (``CLIENT REPLY SKIP`` + script + ``BLPOP``)
     pre-encoded on its connection and reads the one reply: the same round trip as a
@@ -193,8 +196,14 @@ class RedisRouter(DecisionRouter):
         self.pool = redis.ConnectionPool.from_url(url, max_connections=self.max_connections,
                                                   health_check_interval=0)
         self.redis = redis.Redis(connection_pool=self.pool)
+        """redis-py's client on :attr:`pool`: presence checks and the slow path after a ``Q``."""
         self._sha: str | None = None
         self._local = threading.local()
+        self._idle: list[Any] = []
+        """The hot path's idle connections (a LIFO list: ``pop``/``append`` are atomic)."""
+        self._open: set[Any] = set()
+        """Every hot-path connection this process holds, idle or in use (under :attr:`_lock`)."""
+        self._lock = threading.Lock()
         self._bot_keys: dict[str, tuple[bytes, bytes]] = {}
         self._skip: bool | None = None
         """Whether this Redis takes ``CLIENT REPLY SKIP`` (None: not asked yet)."""
@@ -204,6 +213,11 @@ class RedisRouter(DecisionRouter):
         # a forked child must not reuse its parent's reply key prefixes (its threads'
         # counters would repeat the parent's keys); the pool renews itself
         self._local = threading.local()
+        # the parent's connections are the parent's: dropped here, never closed (no
+        # shutdown of a socket the parent still uses)
+        self._idle = []
+        self._open = set()
+        self._lock = threading.Lock()
 
     def _script(self, conn: Any) -> bytes:
         """The routing script's SHA, loaded on ``conn`` (clean: nothing unread) if need be."""
@@ -213,12 +227,39 @@ class RedisRouter(DecisionRouter):
             self._sha = sha.decode() if isinstance(sha, bytes) else str(sha)
         return self._sha.encode()
 
+    def _take(self) -> Any:
+        """An idle hot-path connection, or a new one (not yet connected: it connects,
+        AUTH and SELECT included, on its first write)."""
+        try:
+            return self._idle.pop()
+        except IndexError:
+            pass
+        with self._lock:
+            if len(self._open) + len(self.pool._in_use_connections) >= self.max_connections:
+                raise redis.exceptions.MaxConnectionsError(
+                    f"{self.max_connections} connections to Redis in use in this process")
+            conn = self.pool.connection_class(**self.pool.connection_kwargs)
+            self._open.add(conn)
+        return conn
+
+    def _drop(self, conn: Any) -> None:
+        with contextlib.suppress(Exception):
+            conn.disconnect()
+        with self._lock:
+            self._open.discard(conn)
+
     @contextlib.contextmanager
     def _connection(self) -> Iterator[Any]:
-        """A connection of the pool for one call, given back on every path; the
-        caller sets ``conn.arena_clean = False`` while replies may be unread on it,
-        and such a connection is closed before it goes back."""
-        conn: Any = self.pool.get_connection()
+        """A hot-path connection for one call, given back on every path; the caller
+        sets ``conn.arena_clean = False`` while replies may be unread on it, and such
+        a connection is closed (and forgotten) instead of going back.
+
+        The hot path keeps its own free list instead of borrowing from redis-py's
+        pool: a checkout there takes a lock, checks the pid, polls the socket for
+        unread data and updates its metrics, about a fifth of the worker's CPU per
+        decision; here it is a list pop, and a connection only goes back clean.
+        """
+        conn = self._take()
         conn.arena_clean = False
         try:
             if self._skip is None:  # once per router: does this Redis take CLIENT REPLY?
@@ -231,14 +272,17 @@ class RedisRouter(DecisionRouter):
             conn.arena_clean = True
             yield conn
         finally:
-            if not getattr(conn, "arena_clean", False):
-                with contextlib.suppress(Exception):
-                    conn.disconnect()
-            self.pool.release(conn)
+            if getattr(conn, "arena_clean", False) and conn in self._open:
+                self._idle.append(conn)
+            else:
+                self._drop(conn)
 
     def connections(self) -> int:
-        """Connections this router's pool holds now (in use or idle)."""
-        return len(self.pool._available_connections) + len(self.pool._in_use_connections)
+        """Connections this router holds now (in use or idle): its hot path's and its
+        redis-py pool's."""
+        with self._lock:
+            hot = len(self._open)
+        return hot + len(self.pool._available_connections) + len(self.pool._in_use_connections)
 
     def _reply_key(self) -> bytes:
         """A reply key never used before: a random prefix per thread and a counter."""
@@ -452,6 +496,11 @@ class RedisRouter(DecisionRouter):
         return False
 
     def close(self) -> None:
-        """Close every connection of the pool (idle and in use)."""
+        """Close every connection (idle and in use) of the hot path and of the pool."""
+        with self._lock:
+            conns, self._open, self._idle = list(self._open), set(), []
+        for conn in conns:
+            with contextlib.suppress(Exception):
+                conn.disconnect()
         with contextlib.suppress(Exception):
             self.pool.disconnect()

@@ -105,9 +105,11 @@ def test_one_reply_per_decision_and_none_left_unread(redis_url: str) -> None:
                 router.notify("echo", bot_pb2.ArenaMessage(match_started=bot_pb2.MatchStarted(
                     match_id=f"m{k}", game="highcard", seat=0, num_players=2, deadline_ms=1000)))
             assert router.decide("echo", _request(k), 5.0).action_id == k
-            # one call at a time: one connection, back in the pool with nothing unread
-            assert router.connections() == 1
-            for conn in router.pool._available_connections:
+            # one call at a time: one hot-path connection, back on the free list with
+            # nothing unread (beside it, the presence checks' one pooled connection)
+            assert router._idle and len(router._open) == 1
+            assert router.connections() == 2
+            for conn in [*router._idle, *router.pool._available_connections]:
                 assert not conn.can_read(timeout=0), "a reply was left unread on the worker's connection"
         assert router._skip is (not refused)
         end = time.monotonic() + 5
@@ -203,8 +205,8 @@ def test_threads_that_come_and_go_share_a_bounded_set_of_connections(redis_url: 
     task starts new ones. Before, each thread opened a connection of its own from the
     router's pool and never gave it back: after 100 threads (redis-py's default pool
     size) every decision failed with "Too many connections". Now each call borrows a
-    pooled connection and gives it back: 600 short-lived threads, 4 at a time, leave
-    the process with at most 4 connections, and Redis sees no more clients at the end
+    connection of the router's and gives it back: 600 short-lived threads, 4 at a
+    time, leave the process with at most 4 hot-path connections, and Redis sees no more clients at the end
     than after the first round."""
     import threading
 
@@ -237,7 +239,8 @@ def test_threads_that_come_and_go_share_a_bounded_set_of_connections(redis_url: 
             for t in threads:
                 t.join(30)
             assert not errors, f"round {round_}: {errors[0]!r}"
-            assert router.connections() <= 4
+            assert len(router._open) <= 4  # the hot path: at most the calls in flight
+            assert router.connections() <= 5  # and wait_connected's one pooled connection
             if round_ == 0:
                 first_clients = int(info.info("clients")["connected_clients"])
         assert int(info.info("clients")["connected_clients"]) <= first_clients

@@ -36,7 +36,7 @@ from typing import Any
 
 from arena.bluechip import protocol as P
 from arena.bluechip.view import SeatView
-from arena.bots.base import Agent, LegalActions, MatchInfo
+from arena.match.agent import Agent, LegalActions, MatchInfo
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card
 from arena.core.errors import InvalidActionError
 from arena.games.bridge.calls import call_to_string, string_to_call

@@ -23,7 +23,7 @@ from arena.bluechip.protocol import SEAT_NAMES
 from arena.bluechip.observe import run_match
 from arena.bluechip.seat import BlueChipAgent
 from arena.bots import make_bot
-from arena.bots.base import Agent
+from arena.match.agent import Agent
 from arena.core.dealing import derive_seed
 from arena.games import get_game
 from arena.games.bridge.scoring import imps

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from arena.bots.base import Agent
+from arena.match.agent import Agent
 from arena.core.state import Action, Game, State
 from arena.match.referee import MatchResult
 from arena.match.referee import run_match as referee_run_match

@@ -24,7 +24,7 @@ from arena.bluechip import protocol as P
 from arena.bluechip.events import (Step, action_at, dealt_hand, dummy_dealt_hand, forced_at, position,
                                    step_at)
 from arena.bluechip.host import BlueChipHost, Broken, Connection
-from arena.bots.base import Agent, AgentFailure, DecisionTimeout, MatchInfo
+from arena.match.agent import Agent, AgentFailure, DecisionTimeout, MatchInfo
 from arena.core.state import Action, SeatIndex
 
 __all__ = ["BoardTalk", "BlueChipAgent", "UNREADABLE"]

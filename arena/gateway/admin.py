@@ -7,8 +7,8 @@ Tournaments, standings and ratings work on the gateway's store, the same way the
 CLI does (no second implementation):
 
 ``CreateTournament``
-    the TOML document is validated by :func:`arena.tournaments.config.parse_config`
-    (its :class:`~arena.tournaments.config.ConfigError` names the field and becomes
+    the TOML document is validated by :func:`arena.tournaments.service.parse_text`
+    (its :class:`~arena.tournaments.service.ConfigError` names the field and becomes
     INVALID_ARGUMENT), expanded and stored idempotently as ``arena tournament run``
     and ``submit`` do. Every ``remote:`` entrant must be a registered, unrevoked
     bot (FAILED_PRECONDITION otherwise: a match would only collect its faults).
@@ -16,11 +16,11 @@ CLI does (no second implementation):
 
     * *distributed* (the default when the gateway has a Redis URL): the pending
       matches go to the Celery workers as one chord
-      (:func:`arena.tournaments.executors.submit_chord`, what ``arena tournament
+      (:func:`arena.tournaments.service.submit`, what ``arena tournament
       submit`` sends); the workers write to the same store (its URL travels with
       each task) and reach remote bots through this gateway's Redis bridge.
-    * *embedded* (the default without Redis): an
-      :class:`~arena.tournaments.executors.EmbeddedExecutor` on a background
+    * *embedded* (the default without Redis): an embedded run
+      (:func:`arena.tournaments.service.run_embedded`) on a background
       thread of the gateway. Built-in bots play in local processes started with
       the *spawn* method (fresh interpreters, never a fork of this gRPC process:
       DESIGN.md, "gRPC and fork"); remote bots play on the executor's threads
@@ -31,15 +31,15 @@ CLI does (no second implementation):
 
 ``GetTournament``, ``GetStandings``, ``GetRatings``
     read the store: progress and status counts (``arena tournament status``),
-    :func:`arena.tournaments.standings.standings` of the stored configuration and
+    :func:`arena.tournaments.service.bare_standings` of the stored configuration and
     records (``arena standings``), and the online rater with the batch
     Bradley-Terry intervals of ``arena ratings`` (with the dashboard's fallback
     when the duplicate grouping cannot be rated).
 
 Leagues (``CreateLeague``, ``UpdateLeague``, ``ListLeagues``, ``GetLeague``,
 ``StartSeason``, ``PlayLeagueRound``, ``EndSeason``, ``GetLeagueTable``)
-    call :mod:`arena.tournaments.league` as ``arena league`` does: a
-    :class:`~arena.tournaments.config.ConfigError` is INVALID_ARGUMENT, an unknown
+    call the league functions of :mod:`arena.tournaments.service` as ``arena league``
+    does: a :class:`~arena.tournaments.service.ConfigError` is INVALID_ARGUMENT, an unknown
     league or season NOT_FOUND, a command at the wrong time FAILED_PRECONDITION
     (nothing changed). ``PlayLeagueRound`` plays the division tournaments like
     ``CreateTournament`` (embedded on a background thread, or offered to the
@@ -273,15 +273,11 @@ class _Tournaments:
         self._closing = threading.Event()
         self._celery: Any = None
         self._celery_lock = threading.Lock()
-        from arena.tournaments import ladder
-
-        ladder.add_presence(router.is_connected)  # a ladder played here skips this gateway's absent bots
 
     # -- CreateTournament -----------------------------------------------------------------
     def create(self, text: str, execution: admin_pb2.Execution) -> admin_pb2.CreateTournamentResponse:
         from arena.store import SpecConflictError
-        from arena.tournaments.config import ConfigError, parse_config
-        from arena.tournaments.rounds import make_format
+        from arena.tournaments import service
 
         if execution not in (admin_pb2.EXECUTION_UNSPECIFIED, admin_pb2.EXECUTION_EMBEDDED,
                              admin_pb2.EXECUTION_DISTRIBUTED):
@@ -297,12 +293,12 @@ class _Tournaments:
         if not text.strip():
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "config_toml: empty; give a tournament file")
         try:
-            raw = tomllib.loads(text)
-            config = parse_config(raw, source="CreateTournament")
-            specs = make_format(config).first_round(config.entrants)
+            config, raw = service.parse_text(text, source="CreateTournament")
+            # a ladder played here seats the remote entrants connected to this gateway
+            specs = service.first_round(config, presence=self.router)
         except tomllib.TOMLDecodeError as exc:
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"config_toml: invalid TOML: {exc}") from None
-        except ConfigError as exc:
+        except service.ConfigError as exc:
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         except ValueError as exc:
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"config_toml: {exc}") from None
@@ -360,7 +356,8 @@ class _Tournaments:
             return 0
         try:
             with self._celery_lock:  # one submitter at a time on the app's producer pool
-                service.submit(self.store, tournament_id, CeleryDispatcher(app, store_url=self.store.url))
+                service.submit(self.store, tournament_id, CeleryDispatcher(app, store_url=self.store.url),
+                               presence=self.router)
         except Exception as exc:  # noqa: BLE001 - kombu/redis errors: the broker is not reachable
             log.warning("tournament %s: submitting to %s failed: %s", tournament_id, self.redis_url, exc)
             raise Refusal(grpc.StatusCode.UNAVAILABLE,
@@ -393,21 +390,21 @@ class _Tournaments:
         return pending
 
     def _play(self, config: Any, run: _Run, one_round: bool = False) -> None:
-        from arena.tournaments.conductor import Conductor
-        from arena.tournaments.executors import EmbeddedExecutor
+        from arena.tournaments import service
 
         def round_played() -> bool:
-            if self._closing.is_set():
-                return True
-            counts = self.store.status_counts(config.id)
-            return not counts.get("pending", 0) and not counts.get("leased", 0)
+            return self._closing.is_set() or service.round_played(self.store, config.id)
 
-        executor = EmbeddedExecutor(self.store.url, self.jobs, router=self.router)
+        errors: list[str] = []
         try:
-            done, total = executor.run(config.id, stop=round_played if one_round else self._closing.is_set)
+            # the router reaches this gateway's remote bots and says which are connected
+            played = service.run_embedded(self.store.url, config.id, self.jobs, router=self.router,
+                                          stop=round_played if one_round else self._closing.is_set,
+                                          errors=errors)
+            done, total = played.done, played.total
             if one_round and not self._closing.is_set():
-                Conductor(self.store, None).reconcile(config.id)  # the next round, or the end
-                if self.store.tournament(config.id).status == "paused":
+                # the next round, or the end
+                if service.advance(self.store, config.id, presence=self.router) == "paused":
                     self.store.set_tournament_status(config.id, "running")  # between two rounds
                 done, total = self.store.progress(config.id)
             log.info("tournament %s: %d/%d matches recorded", config.id, done, total)
@@ -415,7 +412,7 @@ class _Tournaments:
             log.exception("tournament %s: the embedded run failed", config.id)
             run.failure = f"embedded run: {type(exc).__name__}: {exc}"
         finally:
-            run.match_errors = executor.errors[:MAX_ERRORS]
+            run.match_errors = errors[:MAX_ERRORS]
             run.finished = True
 
     def running(self, tournament_id: str) -> bool:
@@ -426,10 +423,7 @@ class _Tournaments:
     def close(self, timeout: float) -> None:
         """Stop the embedded runs (each after its next recorded result) and wait up
         to ``timeout`` seconds for them."""
-        from arena.tournaments import ladder
-
         self._closing.set()
-        ladder.remove_presence(self.router.is_connected)
         with self._lock:
             threads = [r.thread for r in self._runs.values() if r.thread is not None]
         end = time.monotonic() + timeout
@@ -448,7 +442,7 @@ class _Tournaments:
             raise Refusal(grpc.StatusCode.NOT_FOUND, f"no tournament {tournament_id!r}") from None
 
     def get(self, tournament_id: str) -> admin_pb2.Tournament:
-        from arena.tournaments.config import parse_config
+        from arena.tournaments import service
 
         info = self._info(tournament_id)
         done, total = self.store.progress(tournament_id)
@@ -472,7 +466,7 @@ class _Tournaments:
             created_unix_ms=_unix_ms(info.created), running_on_gateway=here,
             errors=errors[:MAX_ERRORS])
         try:
-            config = parse_config(dict(info.config), source=f"store:{info.id}")
+            config = service.stored_config(self.store, info.id)
         except ValueError:  # stored without its file (or by an older version): no details
             return msg
         msg.ruleset = config.make_game().ruleset
@@ -483,13 +477,11 @@ class _Tournaments:
 
     # -- GetStandings -----------------------------------------------------------------------
     def standings(self, tournament_id: str) -> admin_pb2.GetStandingsResponse:
-        from arena.tournaments.service import stored_config
-        from arena.tournaments.standings import standings
+        from arena.tournaments import service
 
         self._info(tournament_id)
         try:
-            config = stored_config(self.store, tournament_id)
-            st = standings(config, self.store.records(tournament_id))
+            st = service.bare_standings(self.store, tournament_id)
         except ValueError as exc:
             raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
                           f"tournament {tournament_id!r} cannot be scored: {exc}") from None
@@ -534,16 +526,16 @@ _LEAGUE_STATES = {"between": admin_pb2.LEAGUE_STATE_BETWEEN, "running": admin_pb
 
 def league_message(row: dict[str, Any]) -> admin_pb2.League:
     """A stored league (:func:`arena.tournaments.league.league_info`) as ``League``."""
-    from arena.tournaments.league import division_tournament_id, parse_league
+    from arena.tournaments import service
 
-    cfg = parse_league(row["config"])
+    cfg = service.parse_league(row["config"])
     running = row["state"] == "running"
     divisions = []
     for d, members in zip(cfg.divisions, row["divisions"]["divisions"]):
         divisions.append(admin_pb2.LeagueDivision(
             name=members["name"], size=d.size, format=d.format, rounds=d.rounds or 0, promote=d.promote,
             relegate=d.relegate, entrant_ids=list(members["entrants"]),
-            tournament_id=division_tournament_id(row["id"], int(row["season"]), members["name"]) if running else ""))
+            tournament_id=service.division_tournament_id(row["id"], int(row["season"]), members["name"]) if running else ""))
     return admin_pb2.League(league_id=row["id"], name=row["name"], game=row["game"], season=int(row["season"]),
                             state=_LEAGUE_STATES.get(row["state"], admin_pb2.LEAGUE_STATE_UNSPECIFIED),
                             divisions=divisions, created_unix_ms=_unix_ms(row["created"]))
@@ -556,7 +548,7 @@ def _moves(moves: Iterable[dict[str, Any]]) -> list[admin_pb2.LeagueMove]:
 
 class _Leagues:
     """The blocking side of the league calls (run on worker threads): each one
-    :mod:`arena.tournaments.league` function, as ``arena league`` calls it; the
+    league function of :mod:`arena.tournaments.service`, as ``arena league`` calls it; the
     divisions are played by the tournaments' side (:class:`_Tournaments`)."""
 
     def __init__(self, tournaments: _Tournaments) -> None:
@@ -566,19 +558,17 @@ class _Leagues:
 
     def _league(self, fn: Callable[[], T]) -> T:
         """``fn()`` with the league errors as refusals."""
-        from arena.tournaments.config import ConfigError
-        from arena.tournaments.league import (LeagueError, LeagueExistsError, LeagueNotFoundError,
-                                              SeasonNotFoundError)
+        from arena.tournaments import service
 
         try:
             return fn()
-        except ConfigError as exc:
+        except service.ConfigError as exc:
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
-        except (LeagueNotFoundError, SeasonNotFoundError) as exc:
+        except (service.LeagueNotFoundError, service.SeasonNotFoundError) as exc:
             raise Refusal(grpc.StatusCode.NOT_FOUND, str(exc)) from None
-        except LeagueExistsError as exc:
+        except service.LeagueExistsError as exc:
             raise Refusal(grpc.StatusCode.ALREADY_EXISTS, str(exc)) from None
-        except LeagueError as exc:
+        except service.LeagueError as exc:
             raise Refusal(grpc.StatusCode.FAILED_PRECONDITION, str(exc)) from None
 
     @staticmethod
@@ -588,52 +578,50 @@ class _Leagues:
         return league_id
 
     def _league_file(self, text: str) -> Any:
-        from arena.tournaments.league import loads_league
+        from arena.tournaments import service
 
         if not text.strip():
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "config_toml: empty; give a league file")
-        return self._league(lambda: loads_league(text))
+        return self._league(lambda: service.loads_league(text))
 
     def _league_row(self, league_id: str) -> dict[str, Any]:
-        from arena.tournaments.league import league_info
+        from arena.tournaments import service
 
-        return self._league(lambda: league_info(self.store, self._league_id(league_id)))
+        return self._league(lambda: service.league_info(self.store, self._league_id(league_id)))
 
     def league_create(self, text: str) -> admin_pb2.CreateLeagueResponse:
-        from arena.tournaments.league import create_league
+        from arena.tournaments import service
 
         cfg = self._league_file(text)
-        _, created = self._league(lambda: create_league(cfg, self.store))
+        _, created = self._league(lambda: service.create_league(cfg, self.store))
         return admin_pb2.CreateLeagueResponse(league=league_message(self._league_row(cfg.id)), created=created)
 
     def league_update(self, text: str) -> admin_pb2.UpdateLeagueResponse:
-        from arena.tournaments.league import update
+        from arena.tournaments import service
 
         cfg = self._league_file(text)
-        out = self._league(lambda: update(cfg, self.store))
+        out = self._league(lambda: service.update_league(cfg, self.store))
         return admin_pb2.UpdateLeagueResponse(league=league_message(self._league_row(cfg.id)),
                                               joined=out["joined"], left=out["left"], changed=out["changed"])
 
     def league_list(self) -> admin_pb2.ListLeaguesResponse:
-        from arena.tournaments.league import list_leagues
+        from arena.tournaments import service
 
-        return admin_pb2.ListLeaguesResponse(leagues=[league_message(r) for r in list_leagues(self.store)])
+        return admin_pb2.ListLeaguesResponse(leagues=[league_message(r) for r in service.list_leagues(self.store)])
 
     def league_get(self, league_id: str) -> admin_pb2.GetLeagueResponse:
         return admin_pb2.GetLeagueResponse(league=league_message(self._league_row(league_id)))
 
     def league_start(self, league_id: str) -> admin_pb2.StartSeasonResponse:
-        from arena.tournaments.league import season_start
+        from arena.tournaments import service
 
-        out = self._league(lambda: season_start(self.store, self._league_id(league_id)))
+        out = self._league(lambda: service.season_start(self.store, self._league_id(league_id)))
         return admin_pb2.StartSeasonResponse(league=league_message(self._league_row(league_id)),
                                              season=out["season"],
                                              first_round_matches=[d["matches"] for d in out["divisions"]])
 
     def league_round(self, request: admin_pb2.PlayLeagueRoundRequest) -> admin_pb2.PlayLeagueRoundResponse:
-        from arena.tournaments.conductor import Conductor
-        from arena.tournaments.league import running_season
-        from arena.tournaments.service import stored_config
+        from arena.tournaments import service
 
         league_id = self._league_id(request.league_id)
         execution = request.execution
@@ -652,10 +640,9 @@ class _Leagues:
                 raise Refusal(grpc.StatusCode.FAILED_PRECONDITION,
                               "execution: DISTRIBUTED needs a gateway with a Redis URL "
                               "(arena serve --redis-url / ARENA_REDIS_URL)")
-        row, tids = self._league(lambda: running_season(self.store, league_id))
+        row, tids = self._league(lambda: service.running_season(self.store, league_id))
         season = int(row["season"])
         plays = []
-        conductor = Conductor(self.store, None)
         for name, tid in zip((d["name"] for d in row["divisions"]["divisions"]), tids):
             if self.store.tournament(tid).status in ("done", "stopped"):
                 continue
@@ -663,10 +650,11 @@ class _Leagues:
                 started = self.tournaments._submit(tid)
             else:
                 if not self.tournaments.running(tid):
-                    conductor.reconcile(tid)  # a played round: add the next one (or finish)
+                    # a played round: add the next one (or finish)
+                    service.advance(self.store, tid, presence=self.tournaments.router)
                 if self.store.tournament(tid).status in ("done", "stopped"):
                     continue
-                started = self.tournaments._start_embedded(stored_config(self.store, tid),
+                started = self.tournaments._start_embedded(service.stored_config(self.store, tid),
                                                            one_round=not request.all_rounds)
             plays.append(admin_pb2.DivisionPlay(division=name, tournament_id=tid,
                                                 round=int(self.store.tournament(tid).round),
@@ -678,22 +666,21 @@ class _Leagues:
                                                  divisions=plays)
 
     def league_end(self, league_id: str) -> admin_pb2.EndSeasonResponse:
-        from arena.tournaments.league import season_end
+        from arena.tournaments import service
 
-        out = self._league(lambda: season_end(self.store, self._league_id(league_id)))
+        out = self._league(lambda: service.season_end(self.store, self._league_id(league_id)))
         return admin_pb2.EndSeasonResponse(league=league_message(self._league_row(league_id)),
                                            season=out["season"], moves=_moves(out["moves"]))
 
     def league_table(self, league_id: str, season: int) -> admin_pb2.GetLeagueTableResponse:
-        from arena.tournaments.league import table
-        from arena.tournaments.service import standings
+        from arena.tournaments import service
 
         if season < 0:
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"season: must be 0 (the newest) or more, got {season}")
-        data = self._league(lambda: table(self.store, self._league_id(league_id), season or None))
+        data = self._league(lambda: service.league_table(self.store, self._league_id(league_id), season or None))
         divisions = []
         for div in data["divisions"]:
-            st = standings_response(standings(self.store, div["tournament"]))
+            st = standings_response(service.standings(self.store, div["tournament"]))
             zones = {r["entrant"]: r["zone"] for r in div["rows"]}
             divisions.append(admin_pb2.DivisionTable(
                 division=div["division"], tournament_id=div["tournament"],

@@ -35,7 +35,7 @@ import hiredis
 import redis.asyncio as aioredis
 
 from arena.bot.v1 import bot_pb2
-from arena.bots.base import DecisionTimeout
+from arena.match.agent import DecisionTimeout
 from arena.remote.redis_router import (REPLY_TTL, SEEN_TTL, between_key, online_key, pack_command, requests_key,
                                        seen_key)
 

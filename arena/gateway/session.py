@@ -77,7 +77,7 @@ from typing import Protocol
 import grpc
 
 from arena.bot.v1 import bot_pb2
-from arena.bots.base import AgentFailure, DecisionTimeout, RouteFailure
+from arena.match.agent import AgentFailure, DecisionTimeout, RouteFailure
 
 __all__ = ["BotSession", "SessionHub", "PendingDecision", "DecisionFuture", "RoutedFuture",
            "MAX_PROTOCOL_ERRORS_PER_MINUTE", "MAX_MESSAGES_PER_SECOND", "RECONNECT_GRACE_SECONDS",

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, cast
 
-from arena.bots.base import Agent, AgentFailure, DecisionTimeout, LegalActions, MatchInfo, RouteFailure
+from arena.match.agent import Agent, AgentFailure, DecisionTimeout, LegalActions, MatchInfo, RouteFailure
 from arena.core.errors import AmbiguousActionError, IllegalActionError, InvalidActionError
 from arena.core.state import Action, Game, State
 from arena.records.record import ActionEntry, Fault, MatchRecord

@@ -32,7 +32,7 @@ from typing import Any
 
 from arena.bot.v1 import bot_pb2
 from arena.remote import convert
-from arena.bots.base import Agent, AgentFailure, DecisionTimeout, MatchInfo
+from arena.match.agent import Agent, AgentFailure, DecisionTimeout, MatchInfo
 from arena.core.state import Action, SeatIndex
 from arena.match.referee import bounded
 from arena.remote.router import DecisionRouter

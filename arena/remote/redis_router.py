@@ -80,7 +80,7 @@ from typing import Any
 import redis
 
 from arena.bot.v1 import bot_pb2
-from arena.bots.base import AgentFailure, DecisionTimeout, RouteFailure
+from arena.match.agent import AgentFailure, DecisionTimeout, RouteFailure
 from arena.remote.router import MAX_QUEUE_WAIT, DecisionRouter
 
 __all__ = ["RedisRouter", "requests_key", "online_key", "between_key", "seen_key", "pack_command",

@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from typing import Protocol
 
 from arena.bot.v1 import bot_pb2
-from arena.bots.base import DecisionTimeout, RouteFailure
+from arena.match.agent import DecisionTimeout, RouteFailure
 
 __all__ = ["DecisionRouter", "LocalRouter", "Hub", "MAX_QUEUE_WAIT"]
 

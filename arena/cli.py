@@ -993,12 +993,14 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
                 elif bots:
                     err.print(f"waiting up to {wait_for_bots:.0f} s for {', '.join(bots)} "
                               f"({route.where})")
+                    assert router is not None
                     missing = service.wait_for_bots(router, bots, wait_for_bots)
                     if missing:
                         raise UserError(
                             f"remote entrants not connected after {wait_for_bots:.0f} s: "
                             f"{', '.join(missing)} ({route.where}); nothing was played")
-                config, _ = service.register(path, db)
+                # the router is the run's presence: a ladder seats the connected bots
+                config, _ = service.register(path, db, presence=router)
             except ValueError as exc:
                 raise _config_error(exc, db, path) from None
             try:
@@ -1128,16 +1130,9 @@ class _RemoteRoute:
                                              "running `arena serve --redis-url`") from None
                 self.where = f"gateway on {self._gateway.target}"
                 self._router = self._gateway.router
-            from arena.tournaments import ladder
-
-            ladder.add_presence(self._router.is_connected)  # a ladder skips the absent bots
         return self._router
 
     def close(self) -> None:
-        if self._router is not None:
-            from arena.tournaments import ladder
-
-            ladder.remove_presence(self._router.is_connected)
         if self._gateway is not None:
             self._gateway.stop(grace=1.0)
         elif self._router is not None:

@@ -91,6 +91,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, overload
 
 from arena.records.spec import MatchSpec
+from arena.tournaments.presence import Presence
 
 __all__ = ["ConductorSettings", "Conductor", "Dispatcher", "PassReport", "Heartbeat", "owner_id",
            "with_store_retries", "is_store_error", "owner_pid_alive", "early_stop"]
@@ -322,15 +323,20 @@ class Conductor:
     :param dead_owners: decides whether a lease owner is known dead now (the
         embedded executor passes :func:`owner_pid_alive` for its own host's
         processes, so a rerun after ``kill -9`` takes their matches at once).
+    :param presence: which remote bots are connected, for the formats that pair
+        only those (:mod:`arena.tournaments.presence`; an embedded executor passes
+        its router; default: the process's, from the environment).
     """
 
     def __init__(self, store: Any, dispatcher: Dispatcher | None = None,
                  settings: ConductorSettings | None = None, *,
-                 dead_owner: Callable[[str], bool] | None = None) -> None:
+                 dead_owner: Callable[[str], bool] | None = None,
+                 presence: Presence | None = None) -> None:
         self.store = store
         self.dispatcher = dispatcher
         self.settings = settings or ConductorSettings.from_env()
         self.dead_owner = dead_owner
+        self.presence = presence
 
     # -- one pass -------------------------------------------------------------------
     def reconcile(self, tournament_id: str | None = None) -> list[PassReport]:
@@ -393,7 +399,7 @@ class Conductor:
 
         try:
             config = parse_config(dict(self.store.tournament(tid).config), source=f"store:{tid}")
-            return make_format(config), config
+            return make_format(config, presence=self.presence), config
         except Exception as exc:  # noqa: BLE001 - a tournament stored without its file
             log.debug("tournament %s has no usable config: %s", tid, exc)
             return None, None

@@ -161,7 +161,7 @@ class EmbeddedExecutor:
         self._stop = stop
         store = open_store(self.store_url)
         owner = owner_id("embedded")
-        conductor = Conductor(store, None, self.settings, dead_owner=_dead_local)
+        conductor = Conductor(store, None, self.settings, dead_owner=_dead_local, presence=self.router)
         if store.tournament(tournament_id).status in ("done", "stopped"):
             return store.progress(tournament_id)
         try:

@@ -67,8 +67,9 @@ matchmaking keeps using the fit (it needs the covariance).
 
 Remote entrants join when they are registered and connected, and are skipped (not
 forfeited) while disconnected: every batch asks :func:`connected` which remote
-bots are present (the gateway's sessions in the gateway's process, the Redis
-presence keys in a Celery worker's) and leaves the others out; the batch's specs
+bots are present (the presence passed in: the gateway's sessions in the gateway's
+process, the Redis presence keys in a Celery worker's; :mod:`arena.tournaments.presence`)
+and leaves the others out; the batch's specs
 list them in ``tags["offline"]``. A bot that drops during its encounter is the
 runner's business (the match is deferred, as in every format).
 
@@ -83,7 +84,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -93,6 +93,7 @@ from arena.core.dealing import SeedStream
 from arena.records.spec import MatchSpec, make_match_id
 from arena.tournaments.config import Entrant, LadderSettings, TournamentConfig
 from arena.tournaments.formats import compared, deal_seed, seatings
+from arena.tournaments.presence import Presence, from_env
 from arena.tournaments.rounds import Format, TournamentView, register_format
 
 __all__ = ["LadderFormat", "LadderRatings", "ladder_outcomes", "fit_ladder", "choose_batch", "add_presence",
@@ -380,8 +381,9 @@ _PRESENCE: list[Callable[[str], bool]] = []
 
 
 def add_presence(check: Callable[[str], bool]) -> None:
-    """Register ``check(bot_id)``: whether a remote bot is connected now (a gateway
-    process registers its sessions' check; see :func:`connected`)."""
+    """Register ``check(bot_id)`` for this process's ladders that were given no
+    presence (a fallback kept for scripts; the CLI, the gateway and the executors
+    pass theirs in: see :func:`connected`)."""
     if check not in _PRESENCE:
         _PRESENCE.append(check)
 
@@ -392,29 +394,21 @@ def remove_presence(check: Callable[[str], bool]) -> None:
         _PRESENCE.remove(check)
 
 
-def connected(bot_ids: Iterable[str]) -> set[str]:
-    """The remote bots among ``bot_ids`` that are connected now: those a registered
-    check (:func:`add_presence`) says are; without one, those whose presence key the
-    gateways hold in Redis when ``$ARENA_REDIS_URL`` is set (Celery workers and their
-    conductors, ``arena conductor``); without either, all of them (this process
-    cannot tell, and the runner defers a match whose bot is away)."""
+def connected(bot_ids: Iterable[str], presence: Presence | None = None) -> set[str]:
+    """The remote bots among ``bot_ids`` that are connected now, as ``presence``
+    says (:mod:`arena.tournaments.presence`: the caller's router, passed to
+    :func:`~arena.tournaments.rounds.make_format`); without one, those a check
+    registered with :func:`add_presence` says are; without either, those whose
+    presence key the gateways hold in Redis when ``$ARENA_REDIS_URL`` is set
+    (Celery workers and their conductors, ``arena conductor``); else all of them
+    (this process cannot tell, and the runner defers a match whose bot is away)."""
     ids = set(bot_ids)
+    if presence is not None:
+        return {b for b in ids if presence.is_connected(b)}
     if _PRESENCE:
         return {b for b in ids if any(check(b) for check in list(_PRESENCE))}
-    url = os.environ.get("ARENA_REDIS_URL")
-    if url:
-        key = (os.getpid(), url)
-        router = _ROUTERS.get(key)
-        if router is None:
-            from arena.remote.redis_router import RedisRouter
-
-            router = _ROUTERS[key] = RedisRouter(url)
-        return {b for b in ids if router.is_connected(b)}
-    return ids
-
-
-_ROUTERS: dict[tuple[int, str], Any] = {}
-"""The Redis presence readers of :func:`connected`, per process and URL."""
+    env = from_env()
+    return {b for b in ids if env.is_connected(b)}
 
 
 # -- online leaderboards -------------------------------------------------------------------
@@ -525,7 +519,7 @@ class LadderFormat(Format):
         remote = {e.id: e.bot[len("remote:"):] for e in cfg.entrants if e.bot.startswith("remote:")}
         offline: list[str] = []
         if remote:  # a disconnected remote bot is skipped, not forfeited
-            present = connected(remote.values())
+            present = connected(remote.values(), self.presence)
             offline = sorted(e for e, bot in remote.items() if bot not in present)
             allowed -= set(offline)
         if st.matchmaking == "rating":

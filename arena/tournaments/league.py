@@ -477,8 +477,8 @@ def play_round(store: Any, league_id: str, *, all_rounds: bool = False, jobs: in
     :raises LeagueError: between seasons, or when every division has finished.
     """
     from arena.tournaments.conductor import Conductor, ConductorSettings, owner_id
+    from arena.tournaments.executors import EmbeddedExecutor
     from arena.tournaments.runner import play_spec
-    from arena.tournaments.service import run_embedded
 
     row, tids = running_season(store, league_id)
     open_ = [t for t in tids if store.tournament(t).status not in ("done", "stopped")]
@@ -490,8 +490,10 @@ def play_round(store: Any, league_id: str, *, all_rounds: bool = False, jobs: in
     played = []
     for tid in open_:
         if all_rounds:
-            run = run_embedded(store.url, tid, jobs, settings=settings)
-            played.append({"tournament": tid, "round": store.tournament(tid).round, "finished": run.finished})
+            executor = EmbeddedExecutor(store.url, jobs, settings=settings)
+            executor.run(tid)
+            played.append({"tournament": tid, "round": store.tournament(tid).round,
+                           "finished": executor.finished})
             continue
         conductor.reconcile(tid)
         owner = owner_id("league")
@@ -514,18 +516,18 @@ def submit_season(store: Any, league_id: str, dispatcher: Any, settings: Any = N
 
     :raises LeagueError: between seasons.
     """
-    from arena.tournaments import service
+    from arena.tournaments.stored import submit
 
     row, tids = running_season(store, league_id)
-    offered = {t: service.submit(store, t, dispatcher, settings) for t in tids
+    offered = {t: submit(store, t, dispatcher, settings) for t in tids
                if store.tournament(t).status not in ("done", "stopped")}
     return {"league": league_id, "season": row["season"], "offered": offered}
 
 
 def _division_table(store: Any, tid: str) -> Any:
-    from arena.tournaments import service
+    from arena.tournaments.stored import standings
 
-    return service.standings(store, tid)
+    return standings(store, tid)
 
 
 def season_end(store: Any, league_id: str) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from typing import Any, ClassVar, TypeVar
 
 from arena.records.spec import MatchSpec
 from arena.tournaments.config import Entrant, TournamentConfig
+from arena.tournaments.presence import Presence
 
 __all__ = ["Format", "TournamentView", "register_format", "unregister_format", "make_format", "format_names",
            "RoundRobinFormat", "DuplicateFormat", "GauntletFormat", "SprtCheck"]
@@ -63,6 +64,9 @@ class Format(ABC):
     """A tournament format (see the module docstring)."""
 
     name: ClassVar[str]
+    presence: Presence | None = None
+    """Which remote bots are connected now (:mod:`arena.tournaments.presence`), for a
+    format that pairs only those present (the ladder); set by :func:`make_format`."""
 
     def __init__(self, config: TournamentConfig) -> None:
         self.config = config
@@ -115,8 +119,9 @@ def format_names() -> list[str]:
     return list(_REGISTRY)
 
 
-def make_format(config: TournamentConfig) -> Format:
-    """The format object of a config.
+def make_format(config: TournamentConfig, *, presence: Presence | None = None) -> Format:
+    """The format object of a config; ``presence`` tells it which remote bots are
+    connected (the caller's router; default: :func:`arena.tournaments.presence.from_env`).
 
     :raises ValueError: for an unregistered format name.
     """
@@ -124,7 +129,9 @@ def make_format(config: TournamentConfig) -> Format:
     cls = _REGISTRY.get(config.format)
     if cls is None:
         raise ValueError(f"unknown tournament format {config.format!r}; known: {', '.join(_REGISTRY)}")
-    return cls(config)
+    fmt = cls(config)
+    fmt.presence = presence
+    return fmt
 
 
 class _OneRound(Format):

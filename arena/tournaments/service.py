@@ -1,38 +1,91 @@
-"""The tournament service: what the CLI, ``AdminService``, the workers and the
-dashboard call to create, run, submit, follow, retry and read tournaments.
+"""The tournament service: the one door through which the CLI, ``AdminService``,
+the workers and the dashboard create, run, submit, follow, retry and read
+tournaments, leagues and ladders (nothing above it imports the modules below it:
+an import-linter contract in ``pyproject.toml`` says so).
 
-Plain functions over a :class:`arena.store.Store`, returning values (no printing:
-the rich presentation lives in :mod:`arena.cli`).
+Plain functions over a store typed by :class:`arena.store.protocol.StoreProtocol`
+(:class:`arena.store.Store` satisfies it), returning values (no printing: the
+rich presentation lives in :mod:`arena.cli`). Which remote bots are connected
+is passed in (a :class:`~arena.tournaments.presence.Presence`, the caller's
+router), never read from a global.
 
 * :func:`register` -- read a tournament file, ask its format for round 0 and store
   it idempotently (running or submitting the same file again resumes it; another
-  content under the same id is refused).
-* :func:`run_embedded` -- play it on local processes until it finishes by itself.
+  content under the same id is refused); :func:`parse_text` and
+  :func:`first_round` for a document that comes without a file (the gateway's
+  ``CreateTournament``).
+* :func:`run_embedded` -- play it on local processes until it finishes by itself
+  (or, ``one_round``, until its current round is played: then :func:`advance`).
 * :func:`submit` -- offer its work to the Celery workers (a conductor pass with a
   dispatcher).
+* :func:`advance` -- one conductor pass: the next round, or the end.
 * :func:`status` -- a :class:`TournamentStatus`: the state of every kind of match,
   leases with owner and age, failures with reasons.
 * :func:`standings` -- from the stored records, with the missing matches listed.
 * :func:`export` -- the records as JSON Lines or, for bridge, PBN.
 * :func:`retry` -- re-open failed matches by hand.
 * :func:`ratings` -- the ratings of the tournament's records.
+* leagues (:mod:`arena.tournaments.league`, handed on under the names
+  ``arena league`` uses): :func:`load_league`, :func:`loads_league`,
+  :func:`create_league`, :func:`update_league`, :func:`list_leagues`,
+  :func:`league_info`, :func:`season_start`, :func:`running_season`,
+  :func:`play_round`, :func:`submit_season`, :func:`season_end`,
+  :func:`league_table`, :func:`league_ratings`, and their errors.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from arena.tournaments.conductor import Conductor, ConductorSettings, Dispatcher
+from arena.tournaments.conductor import ConductorSettings, Dispatcher
+from arena.tournaments.config import ConfigError, TournamentConfig, example_paths
+from arena.tournaments.league import (
+    LeagueConfig,
+    LeagueError,
+    LeagueExistsError,
+    LeagueNotFoundError,
+    SeasonNotFoundError,
+    create_league,
+    division_tournament_id,
+    league_info,
+    league_ratings,
+    list_leagues,
+    load_league,
+    loads_league,
+    parse_league,
+    play_round,
+    running_season,
+    season_end,
+    season_start,
+    submit_season,
+)
+from arena.tournaments.league import create as create_league_file
+from arena.tournaments.league import table as league_table
+from arena.tournaments.league import update as update_league
+from arena.tournaments.presence import Presence
+from arena.tournaments.stored import standings, stored_config, submit
 
-__all__ = ["register", "parse_file", "remote_entrants", "check_registered", "wait_for_bots", "stored_config", "run_embedded", "submit", "status", "standings",
-           "export", "retry", "ratings", "TournamentStatus", "EmbeddedRun", "DEFAULT_STORE_URL",
-           "DEFAULT_REDIS_URL", "SCHEMA_VERSION"]
+if TYPE_CHECKING:
+    from arena.records.spec import MatchSpec
+    from arena.store.protocol import StoreProtocol
+    from arena.tournaments.standings import Standings
+
+__all__ = ["register", "parse_file", "parse_text", "first_round", "remote_entrants", "check_registered",
+           "wait_for_bots", "stored_config", "run_embedded", "submit", "advance", "status", "standings",
+           "bare_standings", "export", "retry", "ratings", "TournamentStatus", "EmbeddedRun",
+           "DEFAULT_STORE_URL", "DEFAULT_REDIS_URL", "SCHEMA_VERSION", "ConfigError", "TournamentConfig",
+           "example_paths", "Presence", "ConductorSettings", "Dispatcher",
+           # leagues
+           "LeagueConfig", "LeagueError", "LeagueExistsError", "LeagueNotFoundError", "SeasonNotFoundError",
+           "load_league", "loads_league", "parse_league", "create_league", "create_league_file",
+           "update_league", "list_leagues", "league_info", "division_tournament_id", "season_start",
+           "running_season", "play_round", "submit_season", "season_end", "league_table", "league_ratings"]
 
 DEFAULT_STORE_URL = os.environ.get("ARENA_STORE_URL", "sqlite:///arena.db")
 DEFAULT_REDIS_URL = os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -40,12 +93,12 @@ SCHEMA_VERSION = 1
 """Version of the JSON this module's values write (``status --json``)."""
 
 
-def parse_file(file: str | Path) -> tuple[Any, dict[str, Any]]:
+def parse_file(file: str | Path) -> tuple[TournamentConfig, dict[str, Any]]:
     """``(config, raw TOML document)`` of a tournament file.
 
     :raises arena.tournaments.config.ConfigError: for an invalid file.
     """
-    from arena.tournaments.config import ConfigError, parse_config
+    from arena.tournaments.config import parse_config
 
     path = Path(file)
     try:
@@ -55,13 +108,36 @@ def parse_file(file: str | Path) -> tuple[Any, dict[str, Any]]:
     return parse_config(raw, source=str(path)), raw
 
 
-def remote_entrants(config: Any) -> list[tuple[int, str]]:
+def parse_text(text: str, *, source: str) -> tuple[TournamentConfig, dict[str, Any]]:
+    """``(config, raw TOML document)`` of a tournament document given as text.
+
+    :raises tomllib.TOMLDecodeError: for text that is not TOML.
+    :raises arena.tournaments.config.ConfigError: for an invalid document.
+    """
+    from arena.tournaments.config import parse_config
+
+    raw = tomllib.loads(text)
+    return parse_config(raw, source=source), raw
+
+
+def first_round(config: TournamentConfig, *, presence: Presence | None = None) -> list[MatchSpec]:
+    """The match specs of round 0 of ``config``'s format (a ladder seats the remote
+    entrants that ``presence`` says are connected).
+
+    :raises ValueError: when the format cannot pair the entrants.
+    """
+    from arena.tournaments.rounds import make_format
+
+    return make_format(config, presence=presence).first_round(config.entrants)
+
+
+def remote_entrants(config: TournamentConfig) -> list[tuple[int, str]]:
     """``(entrant index, bot id)`` of each remote entrant."""
     return [(i, e.bot[len("remote:"):]) for i, e in enumerate(config.entrants)
             if e.bot.startswith("remote:")]
 
 
-def check_registered(store: Any, config: Any) -> list[str]:
+def check_registered(store: StoreProtocol, config: TournamentConfig) -> list[str]:
     """Refuse a tournament naming a remote bot that is revoked, or not registered.
 
     A ladder (``format = "ladder"``) is the exception for bots not registered yet:
@@ -73,7 +149,6 @@ def check_registered(store: Any, config: Any) -> list[str]:
     :raises arena.tournaments.config.ConfigError: naming the entrant's field.
     """
     from arena.store.registry import BotNotFoundError
-    from arena.tournaments.config import ConfigError
 
     registry = store.bot_registry()
     later: list[str] = []
@@ -91,7 +166,7 @@ def check_registered(store: Any, config: Any) -> list[str]:
     return later
 
 
-def wait_for_bots(router: Any, bot_ids: list[str], seconds: float, *, poll: float = 0.1) -> list[str]:
+def wait_for_bots(router: Presence, bot_ids: list[str], seconds: float, *, poll: float = 0.1) -> list[str]:
     """Wait up to ``seconds`` until every bot is connected; returns those still not."""
     import time
 
@@ -103,28 +178,28 @@ def wait_for_bots(router: Any, bot_ids: list[str], seconds: float, *, poll: floa
         time.sleep(poll)
 
 
-def register(file: str | Path, store: Any) -> tuple[Any, int]:
-    """Store the tournament of ``file`` with its first round (idempotent).
+def register(file: str | Path, store: StoreProtocol, *,
+             presence: Presence | None = None) -> tuple[TournamentConfig, int]:
+    """Store the tournament of ``file`` with its first round (idempotent); a
+    ladder's first round seats the remote entrants ``presence`` says are connected.
 
     :returns: ``(config, specs added)``.
     :raises arena.tournaments.config.ConfigError: for an invalid file, or a remote
         entrant whose bot is not registered in the store.
     :raises arena.store.SpecConflictError: if the id exists with another content.
     """
-    from arena.tournaments.rounds import make_format
-
     config, raw = parse_file(file)
     check_registered(store, config)
     if _stored_as(store, config, raw):
         # stored from this very file: its specs are the truth (a format whose first
         # round depends on the clock, the ladder's, would otherwise differ)
         return config, 0
-    specs = make_format(config).first_round(config.entrants)
+    specs = first_round(config, presence=presence)
     added = store.add_tournament(config.id, config.name, config.game, raw, specs)
     return config, added
 
 
-def _stored_as(store: Any, config: Any, raw: dict[str, Any]) -> bool:
+def _stored_as(store: StoreProtocol, config: TournamentConfig, raw: dict[str, Any]) -> bool:
     """Whether the tournament is stored already, with this name, game and file."""
     import json
 
@@ -141,13 +216,6 @@ def _stored_as(store: Any, config: Any, raw: dict[str, Any]) -> bool:
     return (info.name, info.game, norm(info.config)) == (config.name, config.game, norm(raw))
 
 
-def stored_config(store: Any, tournament_id: str) -> Any:
-    """The :class:`~arena.tournaments.config.TournamentConfig` kept with a tournament."""
-    from arena.tournaments.config import parse_config
-
-    return parse_config(dict(store.tournament(tournament_id).config), source=f"store:{tournament_id}")
-
-
 @dataclass
 class EmbeddedRun:
     """The outcome of :func:`run_embedded`."""
@@ -161,36 +229,47 @@ class EmbeddedRun:
     errors: list[str] = field(default_factory=list)
 
 
-def run_embedded(store_url: str, tournament_id: str, jobs: int | None = None, *, router: Any = None,
+def run_embedded(store_url: str, tournament_id: str, jobs: int | None = None, *,
+                 router: Presence | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  stop: Callable[[], bool] | None = None,
-                 settings: ConductorSettings | None = None) -> EmbeddedRun:
+                 settings: ConductorSettings | None = None,
+                 errors: list[str] | None = None) -> EmbeddedRun:
     """Play a stored tournament on local processes until it finishes by itself
-    (see :class:`~arena.tournaments.executors.EmbeddedExecutor`)."""
+    (see :class:`~arena.tournaments.executors.EmbeddedExecutor`); remote entrants
+    play through ``router``, which is also the run's presence (a ladder seats the
+    connected ones). ``stop()`` true ends it after the next recorded result.
+
+    :param errors: a list that receives the failed matches' messages (also those
+        of a run that raises).
+    """
     from arena.tournaments.executors import EmbeddedExecutor
 
     executor = EmbeddedExecutor(store_url, jobs, router=router, settings=settings)
-    done, total = executor.run(tournament_id, progress=progress, stop=stop)
+    try:
+        done, total = executor.run(tournament_id, progress=progress, stop=stop)
+    finally:
+        if errors is not None:
+            errors[:] = executor.errors
     return EmbeddedRun(tournament_id, done, total, executor.finished, executor.notes, executor.errors)
 
 
-def submit(store: Any, tournament_id: str, dispatcher: Dispatcher,
-           settings: ConductorSettings | None = None) -> int:
-    """Offer a stored tournament's playable matches to the workers: one conductor
-    pass with ``dispatcher`` (the workers' conductors carry on from there).
-    Returns the number of offers sent.
+def round_played(store: StoreProtocol, tournament_id: str) -> bool:
+    """Whether nothing of the tournament's current round is pending or leased."""
+    counts = store.status_counts(tournament_id)
+    return not counts.get("pending", 0) and not counts.get("leased", 0)
 
-    :raises ValueError: for a tournament with Blue Chip entrants (their robots are
-        connected to one process: ``arena tournament run --bluechip ADDRESS``).
-    """
-    robots = sorted({e for spec in store.specs(tournament_id)
-                     for e, ref in zip(spec.entrants, spec.bots) if ref.startswith("bluechip:")})
-    if robots:
-        raise ValueError(f"entrants {', '.join(robots)} are Blue Chip robots: they play in the process "
-                         "that hosts their Table Manager (arena tournament run FILE --bluechip "
-                         "HOST:PORT), not on Celery workers")
-    reports = Conductor(store, dispatcher, settings).reconcile(tournament_id)
-    return sum(r.offered for r in reports)
+
+def advance(store: StoreProtocol, tournament_id: str, *, presence: Presence | None = None,
+            settings: ConductorSettings | None = None) -> str:
+    """One conductor pass over a tournament: expired leases back, failed matches
+    retried, and when its round is played, the next round (a ladder seats the
+    remote entrants ``presence`` says are connected) or the end. Returns its
+    status after the pass."""
+    from arena.tournaments.conductor import Conductor
+
+    Conductor(store, None, settings, presence=presence).reconcile(tournament_id)
+    return store.tournament(tournament_id).status
 
 
 @dataclass
@@ -243,7 +322,7 @@ class TournamentStatus:
         return d
 
 
-def status(store: Any, tournament_id: str, settings: ConductorSettings | None = None) -> TournamentStatus:
+def status(store: StoreProtocol, tournament_id: str, settings: ConductorSettings | None = None) -> TournamentStatus:
     """The :class:`TournamentStatus` of a tournament (reads only the store).
 
     :raises arena.store.TournamentNotFoundError: for an unknown id.
@@ -255,7 +334,9 @@ def status(store: Any, tournament_id: str, settings: ConductorSettings | None = 
     states = store.spec_states(tournament_id)
     now = utcnow()
     counts = dict.fromkeys(("pending", "leased", "done", "failed"), 0)
-    leased, failed, waiting = [], [], 0
+    leased: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    waiting = 0
     for st in states:
         counts[st.status] = counts.get(st.status, 0) + 1
         if st.status == "leased":
@@ -269,41 +350,26 @@ def status(store: Any, tournament_id: str, settings: ConductorSettings | None = 
         elif st.status == "pending" and st.not_before is not None and st.not_before > now:
             waiting += 1
     last = max((st.updated for st in states), default=None)
-    pause = None
+    pause: dict[str, Any] | None = None
     if info.paused_until is not None and info.paused_until > now:
         pause = {"until": info.paused_until, "reason": info.pause_reason or ""}
     return TournamentStatus(tournament_id, info.name, info.game, info.status, info.round, len(states),
                             counts, leased, failed, waiting, last, info.finished, info.voids_in_row, pause)
 
 
-def standings(store: Any, tournament_id: str) -> Any:
-    """The :class:`~arena.tournaments.standings.Standings` from the stored records;
-    ``details["missing"]`` lists the matches without a record and why,
-    ``details["forfeits"]`` the matches recorded as forfeits (remote bots absent
-    beyond the absence limit: not scored, not rated)."""
-    from arena.tournaments.rounds import make_format
+def bare_standings(store: StoreProtocol, tournament_id: str) -> Standings:
+    """The format's :class:`~arena.tournaments.standings.Standings` of the stored
+    records alone (what ``GetStandings`` answers: without the missing matches and
+    forfeits that :func:`standings` adds to ``details``).
 
-    config = stored_config(store, tournament_id)
-    forfeits: list[dict[str, Any]] = []
+    :raises ValueError: if a record lacks a tag the format needs.
+    """
+    from arena.tournaments.standings import standings as format_standings
 
-    def records() -> Iterator[Any]:
-        for r in store.records(tournament_id):
-            f = r.tags.get("forfeit")
-            if f:
-                forfeits.append({"match_id": r.match_id, "absent": list(f.get("absent", [])),
-                                 "reason": str(f.get("reason", ""))})
-            yield r
-
-    st = make_format(config).standings(records())
-    st.details["forfeits"] = forfeits
-    missing = [{"match_id": s.match_id, "status": s.status, "reason": s.error or s.status}
-               for s in store.spec_states(tournament_id) if s.status != "done"]
-    st.details["missing"] = missing
-    st.expected = max(st.expected, len(store.spec_states(tournament_id)))
-    return st
+    return format_standings(stored_config(store, tournament_id), store.records(tournament_id))
 
 
-def export(store: Any, tournament_id: str, fp: IO[str], fmt: str = "jsonl") -> int:
+def export(store: StoreProtocol, tournament_id: str, fp: IO[str], fmt: str = "jsonl") -> int:
     """Write a tournament's records to ``fp`` as JSON Lines (``fmt="jsonl"``) or, for
     bridge, PBN (``fmt="pbn"``: every record replayed to its deal, auction and play,
     games separated by a blank line). Returns the number of records.
@@ -329,7 +395,7 @@ def export(store: Any, tournament_id: str, fp: IO[str], fmt: str = "jsonl") -> i
                             id_tag="Round")
 
 
-def retry(store: Any, tournament_id: str) -> int:
+def retry(store: StoreProtocol, tournament_id: str) -> int:
     """Re-open every failed match by hand (attempts start again); a finished
     tournament becomes unfinished again, so conductors (or a rerun) play them.
     Returns how many matches were re-opened."""
@@ -339,7 +405,7 @@ def retry(store: Any, tournament_id: str) -> int:
     return int(n)
 
 
-def ratings(store: Any, tournament_id: str, *, system: str = "elo") -> dict[str, Any]:
+def ratings(store: StoreProtocol, tournament_id: str, *, system: str = "elo") -> dict[str, Any]:
     """The ratings of a tournament's records per ruleset
     (:func:`arena.ratings.records.rate_records`)."""
     from arena.ratings.records import rate_records

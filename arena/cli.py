@@ -962,9 +962,8 @@ def tournament_run(files: list[Path] = typer.Argument(None, exists=True, dir_oka
 
     from arena.ratings.errors import RatingError
     from arena.tournaments import service
-    from arena.tournaments.config import example_paths
 
-    paths = list(files or []) + (example_paths() if examples else [])
+    paths = list(files or []) + (service.example_paths() if examples else [])
     if not paths:
         raise UserError("give tournament files, or --examples")
     _validate_first(paths, store, bluechip)
@@ -1045,7 +1044,6 @@ def _validate_first(paths: list[Path], store: str, bluechip: Optional[str]) -> N
     from arena.store import Store
     from arena.store.engine import StoreNotFoundError, StoreURLError
     from arena.tournaments import service
-    from arena.tournaments.config import ConfigError
 
     checked: list[tuple[Path, Any]] = []
     for path in paths:
@@ -1075,7 +1073,7 @@ def _validate_first(paths: list[Path], store: str, bluechip: Optional[str]) -> N
         for path, config in checked:
             try:
                 service.check_registered(db, config)
-            except ConfigError as exc:
+            except service.ConfigError as exc:
                 raise UserError(f"{path}: {exc}") from None
     except SQLAlchemyError:  # a database without the schema yet: checked again once it is made
         return
@@ -1381,9 +1379,9 @@ def conductor_cmd(store: str = STORE_OPTION, redis_url: str = REDIS_OPTION,
     tournaments."""
     from dataclasses import asdict
 
-    from arena.tournaments.conductor import Conductor
+    from arena.tournaments import service
 
-    conductor = Conductor(_open_store(store), _dispatcher(redis_url, store))
+    conductor = service.conductor(_open_store(store), _dispatcher(redis_url, store))
     if once:
         reports = conductor.reconcile()
         if json_out:

@@ -1,6 +1,7 @@
 """``arena league``: create a league, start, play and end its seasons, read its table.
 
-Presentation only (typer + rich); the logic is :mod:`arena.tournaments.league`.
+Presentation only (typer + rich); the logic is :mod:`arena.tournaments.league`,
+called through :mod:`arena.tournaments.service`.
 It sits beside :mod:`arena.cli` (not in the tournaments package) because it may
 reach the Celery workers (``round --all --redis-url``), which the tournaments
 package must not import.
@@ -52,21 +53,20 @@ def _fail(message: str) -> NoReturn:
 
 
 def _run(fn: Callable[[], T]) -> T:
-    from arena.tournaments.config import ConfigError
-    from arena.tournaments.league import LeagueError
+    from arena.tournaments import service
 
     try:
         return fn()
-    except (ConfigError, LeagueError) as exc:
+    except (service.ConfigError, service.LeagueError) as exc:
         _fail(str(exc))
 
 
 def _load(file: Path) -> Any:
     """The league of ``file``, checked (before any store is opened)."""
-    from arena.tournaments import league
+    from arena.tournaments import service
 
     try:
-        return _run(lambda: league.load_league(file))
+        return _run(lambda: service.load_league(file))
     except (OSError, UnicodeDecodeError) as exc:
         _fail(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}")
 
@@ -85,7 +85,7 @@ def _league_store(url: str, league_id: str, *, write: bool) -> Any:
     from arena.cli import _open_store, _safe_url
     from arena.store import Store
     from arena.store.engine import StoreNotFoundError, StoreURLError
-    from arena.tournaments import league
+    from arena.tournaments import service
 
     try:
         Store(url, readonly=True).dispose()
@@ -96,7 +96,7 @@ def _league_store(url: str, league_id: str, *, write: bool) -> Any:
         _fail(f"--store: {exc}")
     ro = _open_store(url, readonly=True)
     try:
-        _run(lambda: league.league_info(ro, league_id))
+        _run(lambda: service.league_info(ro, league_id))
     finally:
         if write:
             ro.dispose()
@@ -113,11 +113,11 @@ def _emit(data: dict[str, Any], as_json: bool, text: Callable[[dict[str, Any]], 
 @app.command("create")
 def create_cmd(file: Path = FILE, store: str = STORE, as_json: bool = JSON) -> None:
     """Store a league (the same file again changes nothing)."""
-    from arena.tournaments import league
+    from arena.tournaments import service
 
     parsed = _load(file)
     db = _store(store)
-    cfg = _run(lambda: league.create(parsed, db))
+    cfg = _run(lambda: service.create_league_file(parsed, db))
     data = {"league": cfg.id, "name": cfg.name, "game": cfg.game,
             "divisions": [{"name": d.name, "size": d.size, "format": d.format, "promote": d.promote,
                            "relegate": d.relegate} for d in cfg.divisions]}
@@ -131,11 +131,11 @@ def update_cmd(file: Path = typer.Argument(..., exists=True, dir_okay=False, met
                                            help="The league's file, changed (TOML)."),
                store: str = STORE, as_json: bool = JSON) -> None:
     """Between seasons: entrants join or leave (a new version of the league's file)."""
-    from arena.tournaments import league
+    from arena.tournaments import service
 
     parsed = _load(file)
     db = _league_store(store, parsed.id, write=True)
-    data = _run(lambda: league.update(parsed, db))
+    data = _run(lambda: service.update_league(parsed, db))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()
@@ -153,10 +153,10 @@ def update_cmd(file: Path = typer.Argument(..., exists=True, dir_okay=False, met
 def season_start_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str = STORE,
                      as_json: bool = JSON) -> None:
     """Start the next season: one tournament per division."""
-    from arena.tournaments import league
+    from arena.tournaments import service
 
     db = _league_store(store, league_id, write=True)
-    data = _run(lambda: league.season_start(db, league_id))
+    data = _run(lambda: service.season_start(db, league_id))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()
@@ -170,10 +170,10 @@ def season_start_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), sto
 def season_end_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str = STORE,
                    as_json: bool = JSON) -> None:
     """End the season: promotion and relegation."""
-    from arena.tournaments import league
+    from arena.tournaments import service
 
     db = _league_store(store, league_id, write=True)
-    data = _run(lambda: league.season_end(db, league_id))
+    data = _run(lambda: service.season_end(db, league_id))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()
@@ -194,7 +194,7 @@ def round_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str
                                                            "workers on this Redis instead."),
               as_json: bool = JSON) -> None:
     """Play the next round of every division of the running season."""
-    from arena.tournaments import league
+    from arena.tournaments import service
 
     if jobs is not None and jobs < 1:
         _fail(f"--jobs must be at least 1, got {jobs}")
@@ -209,12 +209,12 @@ def round_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str
         from workers.dispatch import CeleryDispatcher
 
         dispatcher = CeleryDispatcher(make_app(redis_url, db.url), store_url=db.url)
-        sub = _run(lambda: league.submit_season(db, league_id, dispatcher))
+        sub = _run(lambda: service.submit_season(db, league_id, dispatcher))
         _emit(sub, as_json, lambda d: _console().print(
             f"{d['league']} season {d['season']}: offered " + ", ".join(f"{t} ({n})" for t, n in d["offered"].items())))
         return
     db = _league_store(store, league_id, write=True)
-    data = _run(lambda: league.play_round(db, league_id, all_rounds=all_rounds, jobs=jobs or 1))
+    data = _run(lambda: service.play_round(db, league_id, all_rounds=all_rounds, jobs=jobs or 1))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()
@@ -230,10 +230,10 @@ def table_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str
               season: Optional[int] = typer.Option(None, "--season", help="Season (default: the newest)."),
               as_json: bool = JSON) -> None:
     """The divisions' tables with promotion and relegation zones, and the all-time table."""
-    from arena.tournaments import league
+    from arena.tournaments import service
 
     db = _league_store(store, league_id, write=False)  # read only: nothing is created
-    data = _run(lambda: league.table(db, league_id, season))
+    data = _run(lambda: service.league_table(db, league_id, season))
 
     def text(d: dict[str, Any]) -> None:
         c = _console()

@@ -18,7 +18,8 @@ router), never read from a global.
   (or, ``one_round``, until its current round is played: then :func:`advance`).
 * :func:`submit` -- offer its work to the Celery workers (a conductor pass with a
   dispatcher).
-* :func:`advance` -- one conductor pass: the next round, or the end.
+* :func:`advance` -- one conductor pass: the next round, or the end;
+  :func:`conductor` -- the conductor of every unfinished tournament.
 * :func:`status` -- a :class:`TournamentStatus`: the state of every kind of match,
   leases with owner and age, failures with reasons.
 * :func:`standings` -- from the stored records, with the missing matches listed.
@@ -43,7 +44,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from arena.tournaments.conductor import ConductorSettings, Dispatcher
+from arena.tournaments.conductor import Conductor, ConductorSettings, Dispatcher
 from arena.tournaments.config import ConfigError, TournamentConfig, example_paths
 from arena.tournaments.league import (
     LeagueConfig,
@@ -77,7 +78,7 @@ if TYPE_CHECKING:
     from arena.tournaments.standings import Standings
 
 __all__ = ["register", "parse_file", "parse_text", "first_round", "remote_entrants", "check_registered",
-           "wait_for_bots", "stored_config", "run_embedded", "submit", "advance", "status", "standings",
+           "wait_for_bots", "stored_config", "run_embedded", "submit", "conductor", "advance", "status", "standings",
            "bare_standings", "export", "retry", "ratings", "TournamentStatus", "EmbeddedRun",
            "DEFAULT_STORE_URL", "DEFAULT_REDIS_URL", "SCHEMA_VERSION", "ConfigError", "TournamentConfig",
            "example_paths", "Presence", "ConductorSettings", "Dispatcher",
@@ -260,14 +261,21 @@ def round_played(store: StoreProtocol, tournament_id: str) -> bool:
     return not counts.get("pending", 0) and not counts.get("leased", 0)
 
 
+def conductor(store: StoreProtocol, dispatcher: Dispatcher | None = None,
+              settings: ConductorSettings | None = None, *,
+              presence: Presence | None = None) -> Conductor:
+    """A :class:`~arena.tournaments.conductor.Conductor` over every unfinished
+    tournament of ``store`` (``arena conductor``, the workers' conductor loop):
+    its ``reconcile()`` is one pass, its ``run_forever(stop)`` the loop."""
+    return Conductor(store, dispatcher, settings, presence=presence)
+
+
 def advance(store: StoreProtocol, tournament_id: str, *, presence: Presence | None = None,
             settings: ConductorSettings | None = None) -> str:
     """One conductor pass over a tournament: expired leases back, failed matches
     retried, and when its round is played, the next round (a ladder seats the
     remote entrants ``presence`` says are connected) or the end. Returns its
     status after the pass."""
-    from arena.tournaments.conductor import Conductor
-
     Conductor(store, None, settings, presence=presence).reconcile(tournament_id)
     return store.tournament(tournament_id).status
 

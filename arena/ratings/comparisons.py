@@ -38,6 +38,7 @@ Comparison(a=('a',), b=('b',), score=1.0, weight=0.5)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from arena.ratings.errors import RatingError
 from arena.ratings.result import BotId, MatchResult
@@ -128,3 +129,21 @@ class DealLedger:
     def clear(self) -> None:
         """Forget every remembered table."""
         self._deals.clear()
+
+    def deals(self, ruleset: str) -> list[str]:
+        """The deal ids of ``ruleset`` with remembered tables."""
+        return [d for rs, d in self._deals if rs == ruleset]
+
+    def export(self, ruleset: str, deal_id: str) -> list[dict[str, Any]]:
+        """The remembered tables of one deal as JSON-ready data (for a store that keeps
+        the ledger between runs: :meth:`restore` gives the same ledger back)."""
+        return [{"seats": t.n_seats,
+                 "sides": [[list(grp), list(bots), ret] for grp, (bots, ret) in t.by_group.items()]}
+                for t in self._deals.get((ruleset, deal_id), [])]
+
+    def restore(self, ruleset: str, deal_id: str, tables: list[dict[str, Any]]) -> None:
+        """Remember the tables of one deal as :meth:`export` gave them (replacing any)."""
+        self._deals[(ruleset, deal_id)] = [
+            _Table(int(t["seats"]), {tuple(int(i) for i in grp): (tuple(str(b) for b in bots), float(ret))
+                                     for grp, bots, ret in t["sides"]})
+            for t in tables]

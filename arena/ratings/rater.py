@@ -78,6 +78,11 @@ class Rater(ABC):
         """An empty rater of the same kind and parameters."""
 
     # -- public API -------------------------------------------------------
+    @property
+    def ledger(self) -> DealLedger:
+        """The duplicate deals' earlier tables this rater compares new tables with."""
+        return self._ledger
+
     def record(self, result: MatchResult) -> dict[BotId, float]:
         """Update the ratings with one result; return each touched bot's rating change.
 

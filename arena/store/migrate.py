@@ -1,7 +1,7 @@
 """Run the store's Alembic migrations programmatically (no ``alembic.ini``).
 
 >>> upgrade("sqlite://")  # an in-memory database, from empty to head
-'0004'
+'0005'
 
 Concurrent callers are serialized: on PostgreSQL by a transaction-level
 advisory lock, on SQLite by ``BEGIN IMMEDIATE``; the whole upgrade runs in

@@ -37,7 +37,10 @@ __all__ = [
     "LeagueRow",
     "MatchRecordRow",
     "MatchSpecRow",
+    "RatingBotRow",
+    "RatingDealRow",
     "RatingHistoryRow",
+    "RatingTournamentRow",
     "ResultRow",
     "TournamentRow",
     "UTCDateTime",
@@ -198,6 +201,46 @@ class RatingHistoryRow(Base):
     games: Mapped[int] = mapped_column(Integer, default=0)
     at: Mapped[datetime]
     match_id: Mapped[str | None] = mapped_column(String(220))
+
+
+class RatingTournamentRow(Base):
+    """A tournament in a ruleset's rating history (:mod:`arena.store.history`): when
+    its end was added (the history's order) and how many records it added."""
+
+    __tablename__ = "rating_tournaments"
+    __table_args__ = (Index("ix_rating_tournaments_order", "rater", "ruleset", "ended", "tournament_id"),)
+
+    rater: Mapped[str] = mapped_column(String(50), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(100), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    ended: Mapped[datetime]
+    records: Mapped[int] = mapped_column(Integer)
+
+
+class RatingBotRow(Base):
+    """A bot's rating and results so far in a ruleset's history (the state the next
+    tournament's points start from)."""
+
+    __tablename__ = "rating_bots"
+
+    rater: Mapped[str] = mapped_column(String(50), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(100), primary_key=True)
+    bot: Mapped[str] = mapped_column(String(200), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class RatingDealRow(Base):
+    """An open duplicate deal of a ruleset's history (one a later tournament may play
+    again): its tables so far, as :meth:`arena.ratings.comparisons.DealLedger.export`
+    gives them (``{"tables": [...]}``)."""
+
+    __tablename__ = "rating_deals"
+
+    rater: Mapped[str] = mapped_column(String(50), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(100), primary_key=True)
+    deal_id: Mapped[str] = mapped_column(String(300), primary_key=True)
+    tables: Mapped[dict[str, Any]]
 
 
 class LeagueRow(Base):

@@ -56,6 +56,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from arena.records.record import MatchRecord
+from arena.store import history as _history
 from arena.store import migrate as _migrate
 from arena.store.engine import StoreURLError, create_store_engine, is_sqlite
 from arena.store.models import (
@@ -252,18 +253,7 @@ def _hot(conn: Connection) -> _Hot:
 
 
 
-def _without_actions(conn: Connection, column: Any) -> Any:
-    """``column`` (a stored record) without its ``actions`` and ``decks``, removed
-    by the database where it can (SQLite's ``json_remove``, PostgreSQL's ``jsonb -``):
-    they are most of a record's bytes, and decoding them most of the cost of reading
-    results only."""
-    name = conn.dialect.name
-    if name == "sqlite":
-        return func.json_remove(column, "$.actions", "$.decks", type_=JSON)
-    if name == "postgresql":
-        stripped = sa_cast(column, postgresql.JSONB).op("-")("actions").op("-")("decks")
-        return sa_cast(stripped, JSON)
-    return column
+_without_actions = _history.without_actions
 
 
 class Store:
@@ -1009,6 +999,30 @@ class Store:
         with self._read() as conn:
             rows = conn.execute(stmt.order_by(h.id)).all()
         return [RatingPoint(*r) for r in rows]
+
+    def add_tournament_ratings(self, tournament_id: str, records: Sequence[MatchRecord], *,
+                               rater: str) -> dict[str, int]:
+        """Add a tournament that ended to the rating history of each ruleset of its
+        ``records`` (results only is enough), one write transaction per ruleset; points
+        written per ruleset. Its cost is the tournament's (:mod:`arena.store.history`)."""
+        out = {}
+        for ruleset in sorted({r.ruleset for r in records if r.terminal}):
+            with self._write() as conn:
+                out[ruleset] = _history.append(conn, rater, ruleset, tournament_id, records, utcnow())
+        return out
+
+    def rebuild_ratings(self, rulesets: Iterable[str] | None = None, *, rater: str) -> dict[str, int]:
+        """Recompute the rating history of ``rulesets`` (default: every ruleset with
+        tournament results or a history) from the records and replace it with its
+        state, one write transaction per ruleset; points per ruleset."""
+        if rulesets is None:
+            with self._read() as conn:
+                rulesets = _history.rulesets(conn, rater)
+        out = {}
+        for ruleset in sorted(set(rulesets)):
+            with self._write() as conn:
+                out[ruleset] = _history.rebuild(conn, rater, ruleset)
+        return out
 
     def clear_ratings(self, ruleset: str | None = None, *, rater: str | None = None) -> int:
         """Delete rating history (before a refit from all records); returns rows deleted."""

@@ -10,7 +10,8 @@ from arena.store.models import Base
 
 from .helpers import SpawnPool, migrate_once
 
-TABLES = {"bots", "tournaments", "match_specs", "match_records", "results", "rating_history", "leagues"}
+TABLES = {"bots", "tournaments", "match_specs", "match_records", "results", "rating_history", "leagues",
+          "rating_tournaments", "rating_bots", "rating_deals"}
 
 
 def _tables(url: str) -> set[str]:
@@ -24,7 +25,7 @@ def _tables(url: str) -> set[str]:
 def test_empty_to_head_and_back(db_url: str) -> None:
     assert current(db_url) is None
     assert _tables(db_url) == set()
-    assert upgrade(db_url) == head() == "0004"
+    assert upgrade(db_url) == head() == "0005"
     assert _tables(db_url) == TABLES | {"arena_alembic_version"}
     assert upgrade(db_url) == head()  # idempotent
     assert downgrade(db_url, "base") is None

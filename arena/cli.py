@@ -54,7 +54,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from arena.bots import list_bots
-from arena.games import get_game, get_game_class, list_games
+from arena.games import compiled, get_game, get_game_class, list_games
 
 JSON_SCHEMA_VERSION = 1
 """``schema_version`` of every ``--json`` output of this module."""
@@ -267,6 +267,8 @@ def games_cmd() -> None:
         cls = get_game_class(name)
         table.add_row(name, ", ".join(cls.presets), ", ".join(list_bots(name)), get_game(name).ruleset)
     console.print(table)
+    fast = sorted({module.split(".")[2] for module in compiled()})
+    console.print(f"engines: compiled ({', '.join(fast)})" if fast else "engines: pure Python")
 
 
 @app.command("play")

@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.core.state import Game
 
-__all__ = ["GAME_MODULES", "get_game", "get_game_class", "list_games"]
+__all__ = ["COMPILABLE_MODULES", "GAME_MODULES", "compiled", "get_game", "get_game_class", "list_games"]
 
 GAME_MODULES: dict[str, str] = {
     "auction": "arena.games.auction",
@@ -53,3 +53,19 @@ def get_game(name: str, **options: Any) -> Game:
 def list_games() -> list[str]:
     """Names of every registered game, sorted."""
     return sorted(GAME_MODULES)
+
+
+COMPILABLE_MODULES: tuple[str, ...] = (
+    "arena.games.bridge.state", "arena.games.bridge.calls", "arena.games.bridge.cardmasks",
+    "arena.games.canasta.state", "arena.games.rummy.game", "arena.games.rummy.solver",
+)
+"""The engines' hot paths that a wheel build compiles with mypyc where it can
+(``setup.py``'s ``COMPILED_MODULES``)."""
+
+
+def compiled() -> list[str]:
+    """The modules of :data:`COMPILABLE_MODULES` this installation runs compiled (mypyc
+    extension modules), in that order: ``[]`` for pure-Python engines (an editable
+    install, a build without a C compiler or with ``ARENA_COMPILE=0``)."""
+    return [name for name in COMPILABLE_MODULES
+            if not (importlib.import_module(name).__file__ or "").endswith(".py")]

@@ -66,7 +66,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copytree(ROOT / name, src / name, ignore=ignore)
     wheels = tmp / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    str(src), "-w", str(wheels)], check=True, capture_output=True, timeout=300, cwd=tmp)
+                    str(src), "-w", str(wheels)], check=True, capture_output=True, timeout=300, cwd=tmp,
+                   env=dict(os.environ, ARENA_COMPILE="0"))  # pure engines: no mypyc build here
     [wheel] = wheels.glob("arena-*.whl")
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)

@@ -30,6 +30,7 @@ import runpy
 import shutil
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,9 @@ from arena.games.rummy.game import RummyState
 
 ROOT = Path(__file__).resolve().parents[2]
 
-COMPILED_MODULES: list[str] = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")["COMPILED_MODULES"]
+SETUP: dict[str, Any] = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")
+COMPILED_MODULES: list[str] = SETUP["COMPILED_MODULES"]
+
 
 # game -> (module whose _COMPILED flag is asserted, configurations of the digest, games per configuration)
 GAMES: dict[str, tuple[str, list[dict[str, Any]], int]] = {
@@ -151,7 +154,8 @@ def _digest(name: str) -> str:
 
 def _digest_script() -> str:
     lines = ["import importlib, sys", f"sys.path.insert(0, {str(Path(__file__).parent)!r})",
-             "import test_compiled_engines as t"]
+             "import test_compiled_engines as t", "import arena.games",
+             "assert arena.games.compiled() == list(arena.games.COMPILABLE_MODULES), arena.games.compiled()"]
     for name, (module, _opts, _n) in GAMES.items():
         lines.append(f"m = importlib.import_module({module!r})")
         lines.append("assert m._COMPILED and not m.__file__.endswith('.py'), m.__file__")
@@ -159,33 +163,146 @@ def _digest_script() -> str:
     return "\n".join(lines) + "\n"
 
 
+WHEEL_LINE = "arena: compiled engines: bridge, canasta, rummy"
+"""The build's line when it compiled every engine (``setup.py`` ``report``)."""
+
+
+def _build_env(**extra: str) -> dict[str, str]:
+    """The environment of a wheel build: automatic mode (no ``ARENA_COMPILE*`` of the
+    caller's), the C compiler at ``-O1`` (half the time of the default ``-O3``, the same
+    generated code paths)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_COMPILE")}
+    return dict(env, ARENA_COMPILE_OPT="1", **extra)
+
+
 @pytest.fixture(scope="module")
-def compiled_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A copy of the package with every module of ``COMPILED_MODULES`` compiled (one build)."""
+def source_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What the wheel is built from, copied (a build writes into its source tree)."""
+    src = tmp_path_factory.mktemp("source") / "arena-src"
+    ignore = shutil.ignore_patterns("__pycache__", "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "_wire",
+                                    "*.egg-info", "build", "node_modules", "*.db", "*.so", ".benchmarks")
+    src.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    for name in ("arena", "workers", "proto", "clients/python/arenabot"):
+        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    return src
+
+
+def _pip_wheel(src: Path, out: Path, env: dict[str, str]) -> tuple[Path, str]:
+    """``pip wheel`` of ``src`` (no isolation: this environment's setuptools and mypy) into
+    ``out``; the wheel and the build's output."""
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-v",
+                            "-w", str(out), str(src)],
+                           cwd=out.parent, env=env, capture_output=True, text=True, timeout=900)
+    log = build.stdout + build.stderr
+    assert build.returncode == 0, log[-4000:]
+    (wheel,) = out.glob("arena-*.whl")
+    return wheel, log
+
+
+def _arena_lines(log: str) -> list[str]:
+    return [line.strip() for line in log.splitlines() if line.strip().startswith("arena: ")]
+
+
+@pytest.fixture(scope="module")
+def compiled_wheel(source_copy: Path) -> Path:
+    """The wheel ``pip wheel .`` builds where mypyc and a C compiler are (one build)."""
     try:
         import mypyc  # noqa: F401
     except ImportError:
         pytest.skip("mypyc is not installed (pip install mypy)")
-    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
-        pytest.skip("no C compiler")
-    tmp = tmp_path_factory.mktemp("compiled")
-    # -O1: half the C compiler's time of the default -O3, the same generated code paths
-    lib, env = tmp / "lib", dict(os.environ, ARENA_COMPILE="1", ARENA_COMPILE_DIR=str(tmp / "c"),
-                                 ARENA_COMPILE_OPT="1")
-    build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(lib),
-                            "--build-temp", str(tmp / "tmp")],
-                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
-    assert build.returncode == 0, build.stdout + build.stderr
-    built = sorted(p.relative_to(lib) for p in lib.rglob("*.so"))
-    names = {str(p.parent / p.name.split(".")[0]) for p in built}
-    missing = [m for m in COMPILED_MODULES if m.removesuffix(".py") not in names]
-    assert not missing, (missing, built, build.stdout[-2000:])
-    pkg = tmp / "pkg"
+    problem = SETUP["c_compiler_problem"]()
+    if problem:
+        pytest.skip(problem)
+    out = source_copy.parent / "wheels-compiled"
+    out.mkdir()
+    wheel, log = _pip_wheel(source_copy, out, _build_env())
+    assert _arena_lines(log) == [WHEEL_LINE], log[-4000:]
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def compiled_package(compiled_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A copy of the package with the extension modules of the compiled wheel laid over it."""
+    pkg = tmp_path_factory.mktemp("compiled") / "pkg"
     shutil.copytree(ROOT / "arena", pkg / "arena", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    for rel in built:
-        (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(lib / rel, pkg / rel)
+    with zipfile.ZipFile(compiled_wheel) as wheel:
+        for name in wheel.namelist():
+            if name.endswith(".so"):
+                (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+                (pkg / name).write_bytes(wheel.read(name))
     yield pkg
+
+
+@pytest.mark.timeout(1200)
+def test_wheel_holds_the_compiled_engines(compiled_wheel: Path) -> None:
+    """``pip wheel .`` with a compiler: a platform wheel with an extension module for every
+    module of ``COMPILED_MODULES`` (and mypyc's shared library), the pure sources beside them."""
+    assert not compiled_wheel.name.endswith("-none-any.whl"), compiled_wheel.name
+    with zipfile.ZipFile(compiled_wheel) as wheel:
+        names = wheel.namelist()
+        tags = wheel.read(next(n for n in names if n.endswith(".dist-info/WHEEL"))).decode()
+    assert "Root-Is-Purelib: false" in tags, tags
+    extensions = {n.split(".")[0] for n in names if n.endswith(".so")}
+    for module in COMPILED_MODULES:
+        stem = module.removesuffix(".py")
+        assert stem in extensions, (module, sorted(extensions))
+        assert module in names, f"{module}: the pure source must stay in the wheel"
+    assert any(e.endswith("__mypyc") and "/" not in e for e in extensions), sorted(extensions)
+    assert len(extensions) == len(COMPILED_MODULES) + 1, sorted(extensions)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("why, env, line", [
+    ("no-compiler", {"CC": "/nonexistent/cc"}, "arena: pure Python engines (no working C compiler: "),
+    ("opt-out", {"ARENA_COMPILE": "0"}, "arena: pure Python engines (ARENA_COMPILE=0)"),
+])
+def test_wheel_falls_back_to_pure_python(source_copy: Path, why: str, env: dict[str, str], line: str) -> None:
+    """Without a working C compiler, or with ``ARENA_COMPILE=0``: a pure wheel
+    (``py3-none-any``, no extension module, not even one an earlier compiled build of the
+    same tree left in its ``build/``) and the line that says why."""
+    out = source_copy.parent / f"wheels-{why}"
+    out.mkdir()
+    wheel, log = _pip_wheel(source_copy, out, _build_env(**env))
+    lines = _arena_lines(log)
+    assert len(lines) == 1 and lines[0].startswith(line), (lines, log[-3000:])
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+    assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    assert all(m in names for m in COMPILED_MODULES)
+
+
+@pytest.mark.timeout(300)
+def test_editable_build_is_pure_python(source_copy: Path, tmp_path: Path) -> None:
+    """An editable install (PEP 660, what ``pip install -e`` asks setuptools for) never
+    compiles: compiled modules would shadow the sources being edited."""
+    script = ("import sys, setuptools.build_meta as b\n"
+              f"print('WHEEL', b.build_editable({str(tmp_path)!r}))\n")
+    build = subprocess.run([sys.executable, "-c", script], cwd=source_copy, env=_build_env(),
+                           capture_output=True, text=True, timeout=240)
+    log = build.stdout + build.stderr
+    assert build.returncode == 0, log[-4000:]
+    assert _arena_lines(log) == ["arena: pure Python engines (editable install: compiled modules would "
+                                 "shadow the sources)"], log[-3000:]
+    assert "mypyc" not in log
+    (wheel,) = tmp_path.glob("arena-*.editable-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as zf:
+        assert not [n for n in zf.namelist() if n.endswith(".so")]
+    assert not list((source_copy / "arena").rglob("*.so")), "compiled in place"
+
+
+def test_compiled_lists_the_modules_this_install_runs_compiled() -> None:
+    """``arena.games.compiled()`` (``arena games``' last line) names the compiled modules of
+    this installation; the modules it knows are setup.py's."""
+    from arena.games import COMPILABLE_MODULES, compiled
+
+    assert [m.removesuffix(".py").replace("/", ".") for m in COMPILED_MODULES] == list(COMPILABLE_MODULES)
+    flags = {"arena.games.bridge.state": BridgeState, "arena.games.canasta.state": CanastaState,
+             "arena.games.rummy.game": RummyState}
+    for module in flags:  # consistent with the engines' own flag
+        assert (module in compiled()) == bool(sys.modules[module]._COMPILED)
 
 
 def _run_env(pkg: Path) -> dict[str, str]:

@@ -84,7 +84,7 @@ from arena.store.registry import (
     BotRegistry,
 )
 from arena.remote.router import LocalRouter
-from arena.gateway.session import SessionHub
+from arena.gateway.session import CloseCode, SessionHub
 
 __all__ = ["RATING_SYSTEMS", "AdminServicer", "Refusal", "compute_ratings", "standings_response",
            "tournament_status"]
@@ -805,7 +805,7 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
                         context: _Context) -> admin_pb2.RevokeBotResponse:
         await self._authorize(context)
         entry = await self._blocking(context, self._revoke, request.bot_id)
-        self.hub.close_bot(entry.bot_id, grpc.StatusCode.UNAUTHENTICATED, "the bot's token was revoked")
+        self.hub.close_bot(entry.bot_id, CloseCode.REVOKED, "the bot's token was revoked")
         return admin_pb2.RevokeBotResponse(bot=self._info(entry))
 
     async def ListBots(self, request: admin_pb2.ListBotsRequest,  # noqa: N802

@@ -34,9 +34,19 @@ import grpc
 from arena import __version__
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 from arena.store.registry import BotRegistry
-from arena.gateway.session import BotSession, SessionHub, bounded
+from arena.gateway.session import BotSession, CloseCode, SessionHub, bounded
 
-__all__ = ["BotServicer", "DecodeGuard", "UNDECODABLE"]
+__all__ = ["BotServicer", "DecodeGuard", "UNDECODABLE", "GRPC_STATUS"]
+
+GRPC_STATUS: dict[CloseCode, grpc.StatusCode] = {
+    CloseCode.MALFORMED: grpc.StatusCode.INVALID_ARGUMENT,
+    CloseCode.OVERLOADED: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    CloseCode.REPLACED: grpc.StatusCode.ABORTED,
+    CloseCode.UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
+    CloseCode.REVOKED: grpc.StatusCode.UNAUTHENTICATED,
+}
+"""The gRPC status a stream ends with, per :class:`~arena.gateway.session.CloseCode`
+(the session speaks no transport's terms; this adapter does)."""
 
 log = logging.getLogger("arena.gateway")
 
@@ -218,7 +228,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             log.info("bot %s session %s from %s closed: %s", session.bot_id, session.session_id, peer,
                      session.close_details)
         if session.close_status is not None:
-            await context.abort(session.close_status, session.close_details)
+            await context.abort(GRPC_STATUS[session.close_status], session.close_details)
 
     @staticmethod
     async def _read(context: _Context, session: BotSession) -> None:
@@ -229,7 +239,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                     session.close(None, "the bot closed its stream", hold=True)
                     return
                 if isinstance(message, _Undecodable):
-                    session.close(grpc.StatusCode.INVALID_ARGUMENT, message.reason())
+                    session.close(CloseCode.MALFORMED, message.reason())
                     return
                 session.on_message(message)
         except asyncio.CancelledError:
@@ -250,7 +260,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             now = loop.time()
             silent = now - session.last_seen
             if silent >= DEAD_AFTER_PINGS * interval:
-                session.close(grpc.StatusCode.UNAVAILABLE,
+                session.close(CloseCode.UNAVAILABLE,
                               f"no message for {silent:.1f} s ({DEAD_AFTER_PINGS} ping intervals); "
                               "the bot is considered dead")
                 return

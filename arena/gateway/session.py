@@ -72,18 +72,35 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Protocol
-
-import grpc
 
 from arena.bot.v1 import bot_pb2
 from arena.match.agent import AgentFailure, DecisionTimeout, RouteFailure
 
-__all__ = ["BotSession", "SessionHub", "PendingDecision", "DecisionFuture", "RoutedFuture",
+__all__ = ["BotSession", "SessionHub", "CloseCode", "PendingDecision", "DecisionFuture", "RoutedFuture",
            "MAX_PROTOCOL_ERRORS_PER_MINUTE", "MAX_MESSAGES_PER_SECOND", "RECONNECT_GRACE_SECONDS",
            "UNRESPONSIVE_AFTER", "MAX_ECHO_CHARS", "MAX_MALFORMED_RETRIES", "MAX_QUEUE_WAIT", "bounded"]
 
 log = logging.getLogger("arena.gateway")
+
+
+
+class CloseCode(Enum):
+    """Why the arena ends a bot's stream, in no transport's terms: each transport
+    says it in its own (gRPC: the status of :data:`arena.gateway.servicer.GRPC_STATUS`)."""
+
+    MALFORMED = "malformed"
+    """The bot broke the protocol (a message that cannot be decoded). gRPC INVALID_ARGUMENT."""
+    OVERLOADED = "overloaded"
+    """Too many messages in a second, or protocol errors in a minute. gRPC RESOURCE_EXHAUSTED."""
+    REPLACED = "replaced"
+    """A newer session of the same bot took over. gRPC ABORTED."""
+    UNAVAILABLE = "unavailable"
+    """The arena is shutting down, or the bot is considered dead. gRPC UNAVAILABLE."""
+    REVOKED = "revoked"
+    """The bot's token was revoked. gRPC UNAUTHENTICATED."""
+
 
 MAX_PROTOCOL_ERRORS_PER_MINUTE = 100
 """A session that makes more protocol errors than this within 60 s is closed
@@ -199,7 +216,7 @@ class BotSession:
         self.backlog: deque[PendingDecision] = deque()
         self.expired: OrderedDict[int, None] = OrderedDict()
         self.closed = False
-        self.close_status: grpc.StatusCode | None = None
+        self.close_status: CloseCode | None = None
         self.close_details = ""
         self.protocol_errors = 0
         """Protocol errors over the session's life (for logs; the limit is a rate)."""
@@ -302,7 +319,7 @@ class BotSession:
             self._window_start, self._window_count = now, 0
         self._window_count += 1
         if self._window_count > self.hub.max_messages_per_second:
-            self.close(grpc.StatusCode.RESOURCE_EXHAUSTED,
+            self.close(CloseCode.OVERLOADED,
                        f"more than {self.hub.max_messages_per_second} messages in one second")
             return
         kind = message.WhichOneof("kind")
@@ -385,11 +402,11 @@ class BotSession:
         log.info("bot %s session %s: %s", self.bot_id, self.session_id, bounded(reason))
         self.refuse(request_id, code, reason, retry_allowed=retry_allowed)
         if len(times) > MAX_PROTOCOL_ERRORS_PER_MINUTE:
-            self.close(grpc.StatusCode.RESOURCE_EXHAUSTED,
+            self.close(CloseCode.OVERLOADED,
                        f"more than {MAX_PROTOCOL_ERRORS_PER_MINUTE} protocol errors in a minute")
 
     # -- end ---------------------------------------------------------------
-    def close(self, status: grpc.StatusCode | None = None, details: str = "", *,
+    def close(self, status: CloseCode | None = None, details: str = "", *,
               hold: bool = False, failure: type[AgentFailure] = AgentFailure) -> None:
         """Close the session and leave the hub; stop its writer.
 
@@ -485,7 +502,7 @@ class SessionHub:
         outstanding requests move to the new one, as do those held since a drop."""
         old = self.sessions.get(bot_id)
         if old is not None:
-            old.close(grpc.StatusCode.ABORTED, "replaced by a newer session of the same bot", hold=True)
+            old.close(CloseCode.REPLACED, "replaced by a newer session of the same bot", hold=True)
         wanted = hello.max_concurrent_decisions or 1
         session = BotSession(self, bot_id, f"s{next(self._session_ids)}",
                              max(1, min(wanted, self.max_concurrent_cap)), hello, peer)
@@ -609,7 +626,7 @@ class SessionHub:
         """Bots in their grace period without a stream (the Redis bridge's between keys)."""
         return set(self.held) - set(self.sessions)
 
-    def close_bot(self, bot_id: str, status: grpc.StatusCode, details: str) -> None:
+    def close_bot(self, bot_id: str, status: CloseCode, details: str) -> None:
         """Close the bot's session, if any (e.g. after its token was revoked); its
         requests fail at once."""
         session = self.sessions.get(bot_id)
@@ -621,7 +638,7 @@ class SessionHub:
         """Close every session (UNAVAILABLE); their requests fail with
         :class:`~arena.bots.base.RouteFailure` (the platform's fault, not the bots')."""
         for session in list(self.sessions.values()):
-            session.close(grpc.StatusCode.UNAVAILABLE, details, failure=RouteFailure)
+            session.close(CloseCode.UNAVAILABLE, details, failure=RouteFailure)
         for bot_id in list(self.held):
             self._fail_held(bot_id, f"bot {bot_id}: {details}", RouteFailure)
 

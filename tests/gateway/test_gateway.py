@@ -19,6 +19,7 @@ from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 from arena.bots.base import AgentFailure, DecisionTimeout, MatchInfo
 from arena.core.cards import card_index
 from arena.gateway import Gateway, GatewayConfig
+from arena.gateway.session import CloseCode
 from arena.match.referee import run_match
 from arena.testing.toy import HighcardGame
 
@@ -406,7 +407,7 @@ def test_reconnect_replaces_session_and_plays_on(gateway: Gateway) -> None:
         hub = gateway.hub
         assert hub is not None
         first_session = hub.sessions["phoenix"].session_id
-        hub.loop.call_soon_threadsafe(hub.close_bot, "phoenix", grpc.StatusCode.UNAVAILABLE, "test drop")
+        hub.loop.call_soon_threadsafe(hub.close_bot, "phoenix", CloseCode.UNAVAILABLE, "test drop")
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             session = hub.sessions.get("phoenix")

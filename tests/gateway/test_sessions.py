@@ -512,7 +512,7 @@ class _Handle:
 def test_the_protocol_error_limit_is_a_rate() -> None:
     """100 protocol errors in any 60 s are allowed, the 101st closes the stream; spread
     over time, any number is allowed (a lifetime count would close it)."""
-    from arena.gateway.session import MAX_PROTOCOL_ERRORS_PER_MINUTE, SessionHub
+    from arena.gateway.session import MAX_PROTOCOL_ERRORS_PER_MINUTE, CloseCode, SessionHub
 
     clock = _Clock()
     hub = SessionHub(clock, max_messages_per_second=10_000)  # type: ignore[arg-type]
@@ -524,5 +524,5 @@ def test_the_protocol_error_limit_is_a_rate() -> None:
             session.on_message(bot_pb2.BotMessage())
         assert not session.closed, f"closed in minute {minute}"
     session.on_message(bot_pb2.BotMessage())  # the 101st within 60 s
-    assert session.closed and session.close_status == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert session.closed and session.close_status is CloseCode.OVERLOADED
     assert "a minute" in session.close_details

@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import JSON, Table, delete, func, select, text
+from sqlalchemy import JSON, Table, delete, func, select, text, update
 from sqlalchemy import cast as sa_cast
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
@@ -173,8 +173,7 @@ def append(conn: Connection, rater: str, ruleset: str, tournament_id: str,
         log.info("tournament %s ended again with %d records of %s (it had added %d): rebuilding the "
                  "ruleset's rating history", tournament_id, len(recs), ruleset, have)
         ended = _next(conn, rater, ruleset, now)
-        conn.execute(x.__table__.update().where(x.rater == rater, x.ruleset == ruleset,
-                                                x.tournament_id == tournament_id)
+        conn.execute(update(x).where(x.rater == rater, x.ruleset == ruleset, x.tournament_id == tournament_id)
                      .values(ended=ended, records=len(recs)))
         return rebuild(conn, rater, ruleset)
     ended = _next(conn, rater, ruleset, now)
@@ -210,9 +209,11 @@ def order(conn: Connection, rater: str, ruleset: str) -> list[tuple[str, datetim
     already in it and every finalized one with results of the ruleset (see the module
     docstring)."""
     x, t, res = RatingTournamentRow, TournamentRow, ResultRow
-    stamped = dict(conn.execute(select(x.tournament_id, x.ended).where(x.rater == rater, x.ruleset == ruleset)).all())
+    stamped = dict(conn.execute(select(x.tournament_id, x.ended)
+                                .where(x.rater == rater, x.ruleset == ruleset)).all())
     played = select(res.tournament_id).where(res.ruleset == ruleset).distinct().subquery()
-    rows = conn.execute(select(t.id, t.status, t.finished, t.created).where(t.id.in_(select(played.c.tournament_id)))).all()
+    rows = conn.execute(select(t.id, t.status, t.finished, t.created)
+                        .where(t.id.in_(select(played.c.tournament_id)))).all()
     out = []
     for tid, status, finished, created in rows:
         if tid in stamped:

@@ -50,7 +50,6 @@ from typing import Any, cast
 
 from sqlalchemy import (JSON, Engine, Table, and_, bindparam, exists, func, literal, literal_column, or_,
                         select, update)
-from sqlalchemy import cast as sa_cast
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError

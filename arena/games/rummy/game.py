@@ -312,14 +312,28 @@ class RummyState(State):
         keys, texts, toks = tab.keys, tab.texts, tab.toks
         # (meld texts, layout in tokens, recipe, hand cards laid), one per distinct layout
         found: list[tuple[list[str], tuple[tuple[str, ...], ...], _Recipe, tuple[int, ...]]] = []
-        best = solver.best_initial_meld_of(once, twice, LEGAL_MAX_STATES)
+        best = solver.initial_melds_of(once, twice, LEGAL_MAX_STATES)
         best_meld: tuple[int, ...] | None = None
         if best is not None:
-            layout = tuple(sorted(table + best.melds, key=key))
-            found.append(([text(m) for m in layout], tuple(map(meld_tokens, layout)),
-                          layout, tuple(sorted(c for m in best.melds for c in m))))
-            if len(best.melds) == 1:
-                best_meld = best.melds[0]
+            if len(best) == 1:
+                # one meld: a simple play (below, the same meld from the hand is skipped)
+                m = best_meld = best[0]
+                pos = bisect_right(keys, key(m))
+                t = texts.copy()
+                t.insert(pos, text(m))
+                found.append((t, toks[:pos] + (meld_tokens(m),) + toks[pos:], (-1, pos, m),
+                              tuple(sorted(m))))
+            else:
+                # each meld inserted at its place: the stable sort of table + best by meld_key
+                lkeys, t, ntoks, layout = keys.copy(), texts.copy(), list(toks), list(table)
+                for m in best:
+                    k = key(m)
+                    pos = bisect_right(lkeys, k)
+                    lkeys.insert(pos, k)
+                    t.insert(pos, text(m))
+                    ntoks.insert(pos, meld_tokens(m))
+                    layout.insert(pos, m)
+                found.append((t, tuple(ntoks), tuple(layout), tuple(sorted([c for m in best for c in m]))))
         # new melds from the hand (distinct melds give distinct layouts)
         hand_melds = solver.melds_of(once, MAX_SIMPLE_PLAYS if not self.melded[seat] else MAX_SIMPLE_PLAYS // 2)
         for m in hand_melds:

@@ -63,7 +63,7 @@ listing. Every memo is of a pure function with immutable results.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -195,6 +195,23 @@ _STAGE_P = tuple(i // 4 for i in range(56))
 _STAGE_CARD = tuple((i % 4) * 13 + _rank(i // 4) for i in range(56))
 """Card id decided at each of the 56 stages (position ``i // 4``, suit ``i % 4``)."""
 _STAGE_SHIFT = tuple(_SHIFT[i % 4] for i in range(56))
+_PCLASS = tuple(_pclass(p) for p in range(14))
+_RANK = tuple(_rank(p) for p in range(14))
+
+
+def _closed(code: int) -> bool:
+    a, b = (code // 5) % 5, code % 5
+    return a not in (1, 2) and b not in (1, 2)
+
+
+_CLOSED = tuple(_closed(code) for code in range(128))
+"""Per suit code: whether the suit has no open run of length 1-2."""
+_VALID_MBITS = tuple((m & 7, m >> 3) in _VALID_M for m in range(64))
+"""``_VALID_M`` indexed by the set bits of a key (``key >> 28``)."""
+
+
+def _by_value_then_key(kv: tuple[int, int]) -> tuple[int, int]:
+    return (-kv[1], kv[0])
 
 
 @lru_cache(maxsize=None)
@@ -228,7 +245,9 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
 
     The same search, state for state and in the same order, as the DP as first written
     (kept as the reference of ``tests/games/rummy/test_rummy_solver.py``), with the
-    per-suit moves as precomputed key deltas and the bookkeeping of empty stages done once.
+    per-suit moves as precomputed key deltas (looked up once per run code and stage),
+    the bookkeeping of empty stages done once, and the empty stages that cannot hold an
+    open run of their suit (no card of the suit at the position before) skipped.
     """
     vals = values if values is not None else VALUE
     limit = 10**9 if max_drops is None else max_drops
@@ -240,20 +259,27 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
     seen = 0  # cards decided so far (aces at the high ace only)
     moves = _moves
     stage_card = _STAGE_CARD
+    stage_shift = _STAGE_SHIFT
+    pclass = _PCLASS
     for p in range(14):
-        pc = _pclass(p)
+        pc = pclass[p]
         base = p * 4
-        rank = _rank(p)
-        sets_ok = p > 0 and ((pool[rank] > 0) + (pool[13 + rank] > 0) + (pool[26 + rank] > 0)
-                             + (pool[39 + rank] > 0)) >= 3
+        sets_ok = False
+        if p:
+            rank = _RANK[p]
+            sets_ok = ((pool[rank] > 0) + (pool[13 + rank] > 0) + (pool[26 + rank] > 0)
+                       + (pool[39 + rank] > 0)) >= 3
         for i in range(base, base + 4):
             card = stage_card[i]
             c = pool[card]
             if p:
                 seen += c
-            sh = _STAGE_SHIFT[i]
+            sh = stage_shift[i]
             if c == 0 and pc != 13:
-                # nothing to place: open runs of 3+ close, shorter ones die
+                # nothing to place: open runs of 3+ close, shorter ones die. A run of this
+                # suit can be open only if the suit has a card at the position before.
+                if not p or not pool[stage_card[i - 4]]:
+                    continue
                 for key in states:
                     if ((key >> sh) & 127) % 25:
                         break
@@ -261,10 +287,11 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
                     continue
                 nxt0: dict[int, int] = {}
                 back0: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
+                nodes += len(states)
                 for key, val in states.items():
                     code = (key >> sh) & 127
-                    nodes += 1
-                    a, b = (code // 5) % 5, code % 5
+                    a = (code // 5) % 5
+                    b = code % 5
                     if a == 1 or a == 2 or b == 1 or b == 2:
                         continue
                     nk = key - ((code % 25) << sh)
@@ -281,22 +308,26 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
             nxt: dict[int, int] = {}
             back: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
             get = nxt.get
+            by_code: dict[int, tuple[tuple[int, int, tuple[int, int, int, int]], ...]] = {}
             for key, val in states.items():
                 code = (key >> sh) & 127
-                opts = moves(code, pc, c, lmax, sets_ok, sh)
+                opts = by_code.get(code)
+                if opts is None:
+                    opts = by_code[code] = moves(code, pc, c, lmax, sets_ok, sh)
                 nodes += len(opts)
-                for delta, used, dec in opts:
+                for opt in opts:
+                    used = opt[1]
                     nv = val + used * wt
                     if nv < floor:
                         continue
-                    nk = key + delta
+                    nk = key + opt[0]
                     old = get(nk)
                     if old is None or old < nv:
                         nxt[nk] = nv
-                        back[nk] = (key, used, dec)
+                        back[nk] = (key, used, opt[2])
             if len(nxt) > max_states:
                 exact = False
-                ranked = sorted(nxt.items(), key=lambda kv: (-kv[1], kv[0]))
+                ranked = sorted(nxt.items(), key=_by_value_then_key)
                 kept = dict(ranked[:max_states])
                 # keep the best state without open runs of length 1-2 too: it can always finish
                 for kv in ranked:
@@ -311,37 +342,44 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
         # close the position: the set cards must form legal sets
         merged: dict[int, int] = {}
         endback: dict[int, int] = {}
+        valid_m = _VALID_MBITS
         for key, val in states.items():
-            m = ((key >> 28) & 7, key >> 31)
-            if m not in _VALID_M:
+            if not valid_m[key >> 28]:
                 continue
             low = key & _LOWMASK
-            if low not in merged or merged[low] < val:
+            old = merged.get(low)
+            if old is None or old < val:
                 merged[low] = val
                 endback[low] = key
         states = merged
         ends[p] = endback
     # final states: every open run must have length 3+
-    best_key = None
+    best_key = -1
     best_val = -1
+    closed = _CLOSED
     for key, val in states.items():
-        ok = True
-        for sh in _SHIFT:
-            code = (key >> sh) & 127
-            a, b = (code // 5) % 5, code % 5
-            if a == 1 or a == 2 or b == 1 or b == 2:
-                ok = False
-                break
-        if ok and (val > best_val or (val == best_val and best_key is not None and key < best_key)):
-            best_key, best_val = key, val
+        if (closed[key & 127] and closed[(key >> 7) & 127] and closed[(key >> 14) & 127]
+                and closed[(key >> 21) & 127]):
+            if val > best_val or (val == best_val and key < best_key):
+                best_key, best_val = key, val
     if stats is not None:
         stats[0] += nodes
         stats[1] += 0 if exact else 1
-    if best_key is None:
+    if best_key < 0:
         return None
-    # walk back
+    decisions = _walk_back(trail, ends, best_key)
+    melds = _rebuild(decisions)
+    covered = sum(len(m) for m in melds)
+    return Cover(melds=canonical_layout(melds), weight=best_val, covered=covered, exact=exact, nodes=nodes)
+
+
+_NO_DECISION = (0, 0, 0, 0)
+
+
+def _walk_back(trail: Sequence[Mapping[int, tuple[int, int, tuple[int, int, int, int]]] | None],
+               ends: Sequence[Mapping[int, int] | None], key: int) -> list[tuple[int, int, int, int]]:
+    """The decisions of every stage on the back pointers from the final state ``key``."""
     decisions: list[tuple[int, int, int, int]] = [_NO_DECISION] * 56
-    key = best_key
     for p in range(13, -1, -1):
         endmap = ends[p]
         if endmap is not None:
@@ -353,38 +391,39 @@ def max_cover(pool: Sequence[int], values: Sequence[int] | None = None,
             prev, _used, dec = stage_back[key]
             decisions[i] = dec
             key = prev
-    melds = _rebuild(decisions)
-    covered = sum(len(m) for m in melds)
-    return Cover(melds=canonical_layout(melds), weight=best_val, covered=covered, exact=exact, nodes=nodes)
-
-
-_NO_DECISION = (0, 0, 0, 0)
+    return decisions
 
 
 def _rebuild(decisions: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, ...]]:
     melds: list[tuple[int, ...]] = []
     runs: list[list[tuple[int, list[int]]]] = [[] for _ in range(4)]
+    none = _NO_DECISION
     for p in range(14):
-        rank = _rank(p)
-        ks = [0, 0, 0, 0]
+        rank = _RANK[p]
+        ks: list[int] | None = None
         for s in range(4):
             dec = decisions[p * 4 + s]
-            if not runs[s] and dec == _NO_DECISION:
+            active = runs[s]
+            if not active and dec == none:
                 continue
             ca, cb, nr, k = dec
             card = s * 13 + rank
-            active = sorted(runs[s], key=lambda r: -r[0])
+            if len(active) > 1:
+                active = sorted(active, key=_minus_code)
             new: list[tuple[int, list[int]]] = []
             for i, (code, cards) in enumerate(active):
-                if (ca, cb)[i]:
+                if cb if i else ca:
                     new.append((_grow(code, p), cards + [card]))
                 else:
                     melds.append(tuple(cards))
             for _ in range(nr):
                 new.append((1, [card]))
             runs[s] = new
-            ks[s] = k
-        if any(ks):
+            if k:
+                if ks is None:
+                    ks = [0, 0, 0, 0]
+                ks[s] = k
+        if ks is not None:
             twos = [s * 13 + rank for s in range(4) if ks[s] == 2]
             ones = [s * 13 + rank for s in range(4) if ks[s] == 1]
             if not twos:
@@ -399,6 +438,10 @@ def _rebuild(decisions: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, 
     for m in melds:
         assert is_meld(m), m
     return melds
+
+
+def _minus_code(run: tuple[int, list[int]]) -> int:
+    return -run[0]
 
 
 def hand_melds(counts: Sequence[int], limit: int = 200) -> list[tuple[int, ...]]:
@@ -563,6 +606,179 @@ def _solve_core(live: Sequence[int], keep: Sequence[int] | None, values: Sequenc
         if cover is not None:
             return Cover(cover.melds, cover.weight, cover.covered, stats[1] == 0, stats[0])
     return None
+
+
+# -- the engine's fast path: the best initial meld without the states that cannot finish --
+
+def _dead(ncode: int, p: int, n1: int, n2: int) -> bool:
+    """Whether a suit whose runs are ``ncode`` after its card at position ``p`` can no longer
+    close its short runs: each run of length 1-2 needs a card of its own at ``p + 1``
+    (``n1`` copies there), each run of length 1 one at ``p + 2`` too (``n2``); at the high
+    ace only the aces not used low are left."""
+    la, a, b = ncode // 25, (ncode // 5) % 5, ncode % 5
+    short = (a == 1 or a == 2) + (b == 1 or b == 2)
+    if not short:
+        return False
+    if p + 1 == 13:
+        n1 -= la
+    if p + 2 == 13:
+        n2 -= la
+    return short > n1 or (a == 1) + (b == 1) > n2
+
+
+@lru_cache(maxsize=None)
+def _moves_live(code: int, p: int, c: int, sets_ok: bool, sh: int, n1: int, n2: int
+                ) -> tuple[tuple[int, int, tuple[int, int, int, int]], ...]:
+    """:func:`_moves` (no ``keep``) without the moves into a state that cannot finish
+    (:func:`_dead`), in the same order."""
+    pc = _PCLASS[p]
+    lmax = c if p else 2
+    out = []
+    for (ncode, _used, _k, _dec), move in zip(_options(code, pc, c, lmax, sets_ok),
+                                               _moves(code, pc, c, lmax, sets_ok, sh)):
+        if not _dead(ncode, p, n1, n2):
+            out.append(move)
+    return tuple(out)
+
+
+def _states_bound(pool: Sequence[int]) -> int:
+    """An upper bound on the states :func:`max_cover` (no ``keep``, no limit) holds after
+    any stage of ``pool``: per suit the run codes its cards allow, times the set counts."""
+    rank = _RANK
+    per: list[list[int]] = []
+    for s in range(4):
+        base = s * 13
+        la = min(pool[base + ACE], 2) + 1
+        g = []
+        stretch = 0
+        for q in range(14):
+            k = pool[base + rank[q]]
+            if not k:
+                stretch = 0
+                g.append(la)
+                continue
+            stretch += 1
+            n = 1 + min(stretch, 2) + (stretch >= 3) + (stretch >= 3 and stretch == q + 1)
+            g.append(la * (n if k == 1 else n * (n + 1) // 2))
+        per.append(g)
+    best = 1
+    for p in range(14):
+        b = 1
+        for s in range(4):
+            g = per[s]
+            b *= g[p] if not p or g[p] >= g[p - 1] else g[p - 1]
+        if p:
+            r = rank[p]
+            ks = (pool[r], pool[13 + r], pool[26 + r], pool[39 + r])
+            if (ks[0] > 0) + (ks[1] > 0) + (ks[2] > 0) + (ks[3] > 0) >= 3:
+                b *= min(15, (1 + min(ks[0], 2)) * (1 + min(ks[1], 2)) * (1 + min(ks[2], 2))
+                         * (1 + min(ks[3], 2)))
+        if b > best:
+            best = b
+    return best
+
+
+def _live_cover_melds(pool: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The melds of ``max_cover(pool, max_drops=sum(pool))`` when it stays exact, found
+    by the same search without the states that cannot finish.
+
+    Those states (a run of length 1-2 that the next positions cannot grow to three,
+    :func:`_dead`) and their successors never reach a final state, and every state that
+    can finish has only predecessors that can: dropping them leaves the values, the back
+    pointers and the order of every other state as they were, so the walk back finds the
+    same decisions. (Not with a truncated search, whose kept states would change: the
+    caller checks :func:`_states_bound` first.)
+    """
+    states: dict[int, int] = {0: 0}
+    trail: list[dict[int, tuple[int, int, tuple[int, int, int, int]]] | None] = [None] * 56
+    ends: list[dict[int, int] | None] = [None] * 14
+    stage_card = _STAGE_CARD
+    stage_shift = _STAGE_SHIFT
+    vals = VALUE
+    for p in range(14):
+        pc = _PCLASS[p]
+        base = p * 4
+        sets_ok = False
+        if p:
+            rank = _RANK[p]
+            sets_ok = ((pool[rank] > 0) + (pool[13 + rank] > 0) + (pool[26 + rank] > 0)
+                       + (pool[39 + rank] > 0)) >= 3
+        for i in range(base, base + 4):
+            card = stage_card[i]
+            c = pool[card]
+            sh = stage_shift[i]
+            if c == 0 and pc != 13:
+                if not p or not pool[stage_card[i - 4]]:
+                    continue
+                for key in states:
+                    if ((key >> sh) & 127) % 25:
+                        break
+                else:
+                    continue
+                nxt0: dict[int, int] = {}
+                back0: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
+                for key, val in states.items():
+                    code = (key >> sh) & 127
+                    a = (code // 5) % 5
+                    b = code % 5
+                    if a == 1 or a == 2 or b == 1 or b == 2:
+                        continue
+                    nk = key - ((code % 25) << sh)
+                    old = nxt0.get(nk)
+                    if old is None or old < val:
+                        nxt0[nk] = val
+                        back0[nk] = (key, 0, _NO_DECISION)
+                states = nxt0
+                trail[i] = back0
+                continue
+            wt = COUNT_FIRST + vals[card]
+            n1 = pool[stage_card[i + 4]] if p < 13 else 0
+            n2 = pool[stage_card[i + 8]] if p < 12 else 0
+            nxt: dict[int, int] = {}
+            back: dict[int, tuple[int, int, tuple[int, int, int, int]]] = {}
+            get = nxt.get
+            by_code: dict[int, tuple[tuple[int, int, tuple[int, int, int, int]], ...]] = {}
+            for key, val in states.items():
+                code = (key >> sh) & 127
+                opts = by_code.get(code)
+                if opts is None:
+                    opts = by_code[code] = _moves_live(code, p, c, sets_ok, sh, n1, n2)
+                for opt in opts:
+                    used = opt[1]
+                    nv = val + used * wt
+                    nk = key + opt[0]
+                    old = get(nk)
+                    if old is None or old < nv:
+                        nxt[nk] = nv
+                        back[nk] = (key, used, opt[2])
+            states = nxt
+            trail[i] = back
+        if not sets_ok:
+            continue
+        merged: dict[int, int] = {}
+        endback: dict[int, int] = {}
+        valid_m = _VALID_MBITS
+        for key, val in states.items():
+            if not valid_m[key >> 28]:
+                continue
+            low = key & _LOWMASK
+            old = merged.get(low)
+            if old is None or old < val:
+                merged[low] = val
+                endback[low] = key
+        states = merged
+        ends[p] = endback
+    best_key = -1
+    best_val = -1
+    closed = _CLOSED
+    for key, val in states.items():
+        if (closed[key & 127] and closed[(key >> 7) & 127] and closed[(key >> 14) & 127]
+                and closed[(key >> 21) & 127]):
+            if val > best_val or (val == best_val and key < best_key):
+                best_key, best_val = key, val
+    if best_key < 0:
+        return ()
+    return canonical_layout(_rebuild(_walk_back(trail, ends, best_key)))
 
 
 _BEST_OF: dict[tuple[int, int, int], Cover | None] = {}
@@ -804,3 +1020,34 @@ def _extensions_of(meld: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], 
         if is_meld(new):
             out.append((c, canonical_meld(new)))
     return tuple(out)
+
+
+_MELDS_OF: dict[tuple[int, int, int], tuple[tuple[int, ...], ...] | None] = {}
+"""Memo of :func:`initial_melds_of` on the hand's masks (before the live cards are found)."""
+
+
+def initial_melds_of(once: int, twice: int, max_states: int = DEFAULT_MAX_STATES
+                     ) -> tuple[tuple[int, ...], ...] | None:
+    """The melds of :func:`best_initial_meld_of` (``None`` when it is ``None``): the engine's
+    legal-action listing, which needs only them (not the cover's counts of work)."""
+    key = (once, twice, max_states)
+    try:
+        return _MELDS_OF[key]
+    except KeyError:
+        pass
+    live = _live_mask(once)
+    melds = _live_melds(live, twice & live, max_states)
+    if len(_MELDS_OF) >= 1 << 16:
+        _MELDS_OF.clear()
+    _MELDS_OF[key] = melds
+    return melds
+
+
+@lru_cache(maxsize=1 << 14)
+def _live_melds(live: int, twice: int, max_states: int) -> tuple[tuple[int, ...], ...] | None:
+    """:func:`initial_melds_of` of the live cards; memoized."""
+    pool = [(2 if twice >> c & 1 else 1) if live >> c & 1 else 0 for c in range(52)]
+    if sum(pool) <= DIRECT_POOL and _states_bound(pool) <= max_states:
+        return _live_cover_melds(pool) or None
+    cover = _solve_masks(live, twice, None, None, max_states)
+    return None if cover is None or cover.covered == 0 else cover.melds

@@ -116,3 +116,55 @@ def test_solver_helpers_match_references() -> None:
                 if pool[c] and len(m) < 13 and is_meld((*m, c))]
         assert solver.extensions(pool, table) == solver.extensions_of(masks[0], table) == slow
     assert solver.presence([3] + [0] * 51) is None
+
+
+def test_initial_melds_of_equals_the_solver() -> None:
+    """The engine's fast path (the DP without the states that cannot finish, when no stage
+    can hold more states than the budget) gives the melds of ``best_initial_meld_of``:
+    hands of 3-30 cards, budgets that the bound allows and ones it does not."""
+    rng = SeedStream("initial-melds-of")
+    fast = slow = 0
+    for trial in range(1500):
+        deck = [c for c in range(52) for _ in range(2)]
+        rng.shuffle(deck)
+        pool = [0] * 52
+        for c in deck[:3 + trial % 28]:
+            pool[c] += 1
+        masks = solver.presence(pool)
+        assert masks is not None
+        budget = (600, 600, 40, 4000)[trial % 4]
+        ref = solver.best_initial_meld_of(masks[0], masks[1], budget)
+        got = solver.initial_melds_of(masks[0], masks[1], budget)
+        assert got == (None if ref is None else ref.melds), pool
+        live = solver.live_cards(pool)
+        if sum(live) <= solver.DIRECT_POOL and solver._states_bound(live) <= budget:
+            fast += 1
+        else:
+            slow += 1
+    assert fast > 500 and slow > 100  # both the fast path and the fallback were taken
+
+
+def test_states_bound_bounds_every_stage() -> None:
+    """``_states_bound`` is an upper bound on the states of any stage: with the budget set
+    to it, the search is never truncated (it would be, had a stage held more)."""
+    rng = SeedStream("states-bound")
+    tight = 0
+    for trial in range(600):
+        deck = [c for c in range(52) for _ in range(2)]
+        rng.shuffle(deck)
+        pool = solver.live_cards([0] * 52)
+        for c in deck[:4 + trial % 21]:
+            pool[c] += 1
+        pool = solver.live_cards(pool)
+        if trial % 3 == 0:  # denser: runs in two copies, aces, sets
+            for c in deck[:6]:
+                pool[c - c % 13 + (c % 13) // 2] = 2
+            pool = solver.live_cards(pool)
+        bound = solver._states_bound(pool)
+        stats = [0, 0]
+        solver.max_cover(pool, max_drops=sum(pool), max_states=bound, stats=stats)
+        assert stats[1] == 0, (pool, bound)
+        stats = [0, 0]
+        solver.max_cover(pool, max_drops=sum(pool), max_states=max(1, bound // 8), stats=stats)
+        tight += stats[1]
+    assert tight > 50  # often within 8x of a stage's real count: the check above has teeth

@@ -404,3 +404,39 @@ def test_rummy_shed_rollout_policy_plays_valid_and_sheds_at_least_as_much() -> N
             state.clone().validate(a)
             state.apply_action(a)
     assert differ > 0
+
+
+def test_rummy_anytime_heuristic_is_the_heuristic_without_a_deadline_and_stops_at_one() -> None:
+    """Rummy ``pimc``'s own copy of the heuristic's choice (its local search ``_improve``
+    reads the clock before each neighbourhood solve): without a deadline it plays what
+    :class:`arena.bots.rummy.HeuristicAgent` plays; with the clock past the deadline it
+    solves no neighbourhood and still answers a valid play no worse than the listed ones."""
+    from arena.bots.rummy import HeuristicAgent, _counts, _outcome
+    from arena.bots.search.flat import _improve, _rummy_heuristic
+    from arena.games.rummy import solver
+
+    game = get_game("rummy", preset="2p", deals=1)
+    heuristic = HeuristicAgent()
+    state = game.new_initial_state(seed=3)
+    compared = cut = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        obs: Any = state.observation(seat)
+        legal = state.legal_actions()
+        choice = heuristic.act(obs, legal)
+        if len(legal) > 1:
+            assert _rummy_heuristic(obs, legal) == choice
+            compared += 1
+            hand, melds, table = _counts(obs)
+            big = sum(solver.live_cards([h + t for h, t in zip(hand, table)])) > solver.GLOBAL_POOL
+            if not obs.initial_meld_pending and big and cut < 3:
+                full = _improve(hand, melds, max_states=solver.DEFAULT_MAX_STATES,
+                                take=not obs.strict_table)
+                assert full == solver.improve(hand, melds, take=not obs.strict_table)
+                late = _rummy_heuristic(obs, legal, deadline=0.0, clock=lambda: 1.0)
+                state.clone().apply_action(late)  # valid
+                best_listed = min(_outcome(hand, table, a) for a in legal if hasattr(a, "layout"))
+                assert _outcome(hand, table, late) <= best_listed
+                cut += 1
+        state.apply_action(choice)
+    assert compared > 10 and cut > 0

@@ -28,9 +28,16 @@ the search: before each round (a round is not started when the slowest so far wo
 pass it), before each sample try and at every step of every rollout; a round the budget
 cuts short is dropped whole, so every candidate is compared on the same determinizations.
 With a match ``deadline_ms`` it is at most a quarter of it. What the budget cannot cut
-short is the work around the search: the heuristic's own choice, one sample's replay of
-the history, rummy's whole-table solve (hence rummy's ``states`` 500 by default, was
-1500). ``width`` (default 6, calypso and canasta 3) caps the candidates. ``depth``
+short is the work around the search: the heuristic's own choice (except rummy's, below),
+one sample's replay of the history, rummy's whole-table solve (hence rummy's ``states``
+500 by default, was 1500) and its held-turn going-out check. Rummy's copy of the
+heuristic's choice is **anytime** (:func:`_rummy_heuristic`): the heuristic's local search
+above 36 live cards (up to 64 neighbourhood solves, up to 0.36 s CPU on a 48-card hand, the
+largest share of rummy's late decisions in issue 29's profile) reads the clock before each
+solve and stops at 40% of the budget (80% on a held turn, which is not searched) with the
+table found so far; without a budget (``ms=0``) it is the heuristic's exact choice. The
+whole-table solve is not started past half the budget nor when the match's slowest one so
+far would pass the budget. ``width`` (default 6, calypso and canasta 3) caps the candidates. ``depth``
 (default 0 = to the end of the deal; rummy 8) stops a rollout after that many
 decisions; rummy then values each hand as the deal's scoring would (minus its card
 values, or 10 a card before the first meld). ``gate`` (default 0; rummy 1.5).
@@ -242,6 +249,8 @@ class DeterminizedAgent(Agent):
         self._start = 0.0
         self._deadline = float("inf")
         self._policy = _heuristic(game, seed)
+        self._slowest_solve = 0.0
+        """Rummy: the slowest whole-table solve (wall) of the match so far."""
         self._rollers: list[Agent] = []
         self._info: MatchInfo = MatchInfo()
         self._infoset: InformationSet | None = None
@@ -269,6 +278,7 @@ class DeterminizedAgent(Agent):
         self._policy.start_match(info)
         n = int(info.get("num_players") or 0)
         self._rollers = [self._roller() for _ in range(n)]
+        self._slowest_solve = 0.0
         for s, r in enumerate(self._rollers):
             r.start_match(MatchInfo({**info, "seat": s, "match_id": f"{info.get('match_id', '')}|rollout"}))
 
@@ -307,27 +317,38 @@ class DeterminizedAgent(Agent):
                 self.last_playouts = 0
                 self.last_candidates = []
                 return out
-        base = self._policy.act(observation, legal_actions)
         self.last_playouts = 0
         self.last_candidates = []
-        if isinstance(base, str):
-            return base
         if self.game_name == "rummy":
-            # the listing holds only simple plays: the solver's plays are candidates too
+            # the heuristic's choice, its local search cut at 40% of the wall budget (80% on
+            # a held turn, which is not searched)
             budget = self.budget_ms() / 1000.0
-            late = budget and self._clock() - self._start > budget / 2
-            # the whole-table solve cannot be cut short: not started past half the budget
+            held = _holds_back(observation, self.hold)
+            share = 0.8 if held else 0.4
+            base = _rummy_heuristic(observation, legal_actions,
+                                    self._start + share * budget if budget else float("inf"),
+                                    self._clock)
+            # the listing holds only simple plays: the solver's plays are candidates too;
+            # the whole-table solve cannot be cut short: not started past half the budget,
+            # nor when the slowest one of the match so far would pass the budget
+            now = self._clock()
+            late = budget and (now - self._start > budget / 2
+                               or now - self._start + self._slowest_solve > budget)
             plays = _rummy_candidates(observation, legal_actions, base,
                                       0 if late else self.solver_pool, self.solver_states)[:self.width]
+            self._slowest_solve = max(self._slowest_solve, self._clock() - now)
             if _empties_hand(observation, plays[0]):
                 return plays[0]
-            if _holds_back(observation, self.hold):
+            if held:
                 from arena.games.rummy.melds import PASS
 
                 return PASS
             if infoset is None or len(plays) == 1:
                 return plays[0]
             return self._search(observation, infoset, plays)
+        base = self._policy.act(observation, legal_actions)
+        if isinstance(base, str):
+            return base
         if infoset is None or len(legal_actions) <= 1:
             return base
         if self.game_name == "auction":
@@ -578,6 +599,143 @@ def _rummy_candidates(obs: Any, legal: Sequence[Action], heuristic: Action, pool
         if a not in out:
             out.append(a)
     return out
+
+
+def _near_cards(hand: Sequence[int], dist: int = 2) -> tuple[set[int], set[int]]:
+    """The rummy solver's neighbourhood of hand cards (same suit within ``dist`` ranks, ace
+    both ends) and the hand's ranks: a copy of ``solver._near_cards`` for :func:`_improve`."""
+    ace = 12
+    near: set[int] = set()
+    ranks: set[int] = set()
+    for c in range(52):
+        if not hand[c]:
+            continue
+        s, r = divmod(c, 13)
+        ranks.add(r)
+        for p in ((0, 13) if r == ace else (r + 1,)):
+            for q in range(max(0, p - dist), min(13, p + dist) + 1):
+                near.add(s * 13 + (q - 1) % 13)
+    return near, ranks
+
+
+def _improve(hand: Sequence[int], table: Sequence[Sequence[int]], *, max_states: int,
+             take: bool, deadline: float = float("inf"),
+             clock: Callable[[], float] = time.perf_counter, max_rounds: int = 64,
+             radius: int = 2, depth: int = 1) -> Any:
+    """:func:`arena.games.rummy.solver.improve` (the heuristic's local search for tables of
+    more than 36 live cards, up to 64 neighbourhood solves: up to 0.36 s CPU on a 48-card
+    hand, issue 29), **anytime**: the clock is read before each neighbourhood solve and past
+    ``deadline`` the table found so far is returned. Without a deadline the same cover as
+    ``improve`` (``tests/bots/test_search_bots.py`` checks it); a single solve is not cut."""
+    from arena.games.rummy import solver
+    from arena.games.rummy.melds import VALUE, canonical_layout, counts_of
+
+    vals = list(VALUE)
+    cur_table = [tuple(m) for m in table]
+    cur_hand = list(hand)
+    start_size = sum(cur_hand)
+    nodes = rounds = 0
+    own = solver.solve(cur_hand, values=vals, max_states=max_states)
+    if own is not None:
+        nodes += own.nodes
+        for m in own.melds:
+            cur_table.append(m)
+            for c in m:
+                cur_hand[c] -= 1
+    failed: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    progress = True
+    slowest = 0.0
+    while progress and sum(cur_hand) > 0 and rounds < max_rounds:
+        progress = False
+        order = sorted((c for c in range(52) if cur_hand[c]), key=lambda c: (-vals[c], c))
+        for h in order:
+            t0 = clock()
+            if rounds >= max_rounds or t0 + slowest > deadline:
+                rounds = max_rounds  # out of time (the slowest solve so far would pass it)
+                break
+            rounds += 1
+            rank = h % 13
+            for rad, dep in ((radius, depth), (1, 0)):
+                near, _ = _near_cards(counts_of([h]), rad)
+                nb = [i for i, m in enumerate(cur_table) if any(c in near or c % 13 == rank for c in m)]
+                for _ in range(dep):
+                    grown, _ = _near_cards(counts_of(c for i in nb for c in cur_table[i]), 1)
+                    nb = [i for i, m in enumerate(cur_table)
+                          if i in nb or any(c in grown and c // 13 == h // 13 for c in m)]
+                if sum(len(cur_table[i]) for i in nb) <= solver.NEIGHBOURHOOD:
+                    break
+            if not nb:
+                continue
+            tc = counts_of(c for i in nb for c in cur_table[i])
+            zone, _ = _near_cards(tc)
+            zone |= near
+            sub_hand = [cur_hand[c] if (c in zone or c % 13 == rank) else 0 for c in range(52)]
+            sub_pool = [a + b for a, b in zip(tc, sub_hand)]
+            memo_key = (tuple(sub_pool), tuple(tc))
+            if memo_key in failed:
+                continue
+            cover = solver.solve(sub_pool, None if take else tc, values=vals,
+                                 max_drops=sum(sub_hand) - 1, max_states=max_states)
+            slowest = max(slowest, clock() - t0)
+            if cover is None or cover.covered <= sum(tc):
+                failed.add(memo_key)
+                continue
+            nodes += cover.nodes
+            used = counts_of(c for m in cover.melds for c in m)
+            for c in range(52):
+                cur_hand[c] -= used[c] - tc[c]
+            keep = [m for i, m in enumerate(cur_table) if i not in set(nb)]
+            cur_table = keep + list(cover.melds)
+            progress = True
+            break
+    if start_size - sum(cur_hand) <= 0:
+        return None
+    weight = sum((solver.COUNT_FIRST + vals[c]) for m in cur_table for c in m)
+    return solver.Cover(canonical_layout(cur_table), weight, sum(len(m) for m in cur_table), False, nodes)
+
+
+def _rummy_heuristic(obs: Any, legal: Sequence[Action], deadline: float = float("inf"),
+                     clock: Callable[[], float] = time.perf_counter,
+                     max_states: int | None = None) -> Action:
+    """The rummy heuristic's choice (:class:`arena.bots.rummy.HeuristicAgent`), anytime: its
+    local search above 36 live cards (:func:`_improve`) stops at ``deadline`` with the best
+    table so far, compared with the listed plays as the heuristic does. Without a deadline
+    the heuristic's own choice."""
+    from arena.bots.rummy import _counts, _outcome
+    from arena.games.rummy import solver
+    from arena.games.rummy.melds import PASS, RummyAction, counts_of
+
+    states = solver.DEFAULT_MAX_STATES if max_states is None else max_states
+    hand, table_melds, table = _counts(obs)
+    candidates: list[Action] = [a for a in legal if isinstance(a, RummyAction)]
+    cover = None
+    if obs.initial_meld_pending:
+        cover = solver.best_initial_meld(hand, max_states=states)
+        if cover is not None:
+            candidates.append(RummyAction.play((*table_melds, *cover.melds)))
+    else:
+        tcounts = counts_of(c for m in table_melds for c in m)
+        pool = [h + t for h, t in zip(hand, tcounts)]
+        strict = obs.strict_table
+        local = True
+        if sum(solver.live_cards(pool)) <= solver.GLOBAL_POOL:
+            whole = solver.solve(pool, tcounts if strict else None, max_states=states)
+            if whole is not None and whole.covered > sum(tcounts):
+                cover, local = whole, False
+            elif whole is not None and whole.exact:
+                local = False
+        if local:
+            cover = _improve(hand, table_melds, max_states=states, take=not strict,
+                             deadline=deadline, clock=clock)
+        if cover is not None:
+            candidates.append(RummyAction.play(cover.melds))
+    best: Action = PASS
+    best_key = _outcome(hand, table, PASS)
+    for a in candidates:
+        key = _outcome(hand, table, a)
+        if key < best_key:
+            best, best_key = a, key
+    return best
 
 
 def _holds_back(obs: Any, hold: int) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from arena.core.cards import standard_deck
@@ -32,6 +33,23 @@ MAX_SIMPLE_PLAYS = 24
 """At most this many single-meld and single-card plays are listed besides the solver's best."""
 
 
+_MeldInfo = tuple[Any, str, tuple[str, ...], tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]]
+
+
+@lru_cache(maxsize=1 << 16)
+def _meld_info(meld: tuple[int, ...]) -> _MeldInfo:
+    """What :class:`_TableInfo` keeps of a table meld: its order key, text, tokens and
+    :func:`solver.extension_table` (one memo lookup instead of four)."""
+    return meld_key_of(meld), meld_text(meld), meld_tokens(meld), solver.extension_table(meld)
+
+
+@lru_cache(maxsize=1 << 16)
+def _meld_entry(meld: tuple[int, ...]) -> tuple[Any, str, tuple[str, ...], tuple[int, ...]]:
+    """What a listed play needs of a new meld: its order key, text, tokens and cards
+    (ascending: the hand cards it lays)."""
+    return meld_key_of(meld), meld_text(meld), meld_tokens(meld), tuple(sorted(meld))
+
+
 class _TableInfo:
     """What the legal-action listing needs of one table (the table is an immutable tuple
     that changes only by a play, so states and clones share it): per meld its canonical
@@ -44,10 +62,16 @@ class _TableInfo:
                  texts: list[str] | None = None, toks: tuple[tuple[str, ...], ...] | None = None,
                  exts: list[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] | None = None) -> None:
         self.table = table
-        self.keys = [meld_key_of(m) for m in table] if keys is None else keys
-        self.texts = [meld_text(m) for m in table] if texts is None else texts
-        self.toks = tuple(map(meld_tokens, table)) if toks is None else toks
-        self.exts = list(map(solver.extension_table, table)) if exts is None else exts
+        if keys is None or texts is None or toks is None or exts is None:
+            infos = list(map(_meld_info, table))
+            keys = [x[0] for x in infos]
+            texts = [x[1] for x in infos]
+            toks = tuple([x[2] for x in infos])
+            exts = [x[3] for x in infos]
+        self.keys = keys
+        self.texts = texts
+        self.toks = toks
+        self.exts = exts
         """Per meld: (mask of the cards that extend it, ((card, new meld), ...))."""
 
     def inserted(self, i: int, pos: int, meld: tuple[int, ...]) -> _TableInfo:
@@ -59,10 +83,10 @@ class _TableInfo:
             texts = texts[:i] + texts[i + 1:]
             toks = toks[:i] + toks[i + 1:]
             exts = exts[:i] + exts[i + 1:]
-        return _TableInfo(table[:pos] + (meld,) + table[pos:], keys[:pos] + [meld_key_of(meld)] + keys[pos:],
-                          texts[:pos] + [meld_text(meld)] + texts[pos:],
-                          toks[:pos] + (meld_tokens(meld),) + toks[pos:],
-                          exts[:pos] + [solver.extension_table(meld)] + exts[pos:])
+        k, text, tok, ext = _meld_info(meld)
+        return _TableInfo(table[:pos] + (meld,) + table[pos:], keys[:pos] + [k] + keys[pos:],
+                          texts[:pos] + [text] + texts[pos:], toks[:pos] + (tok,) + toks[pos:],
+                          exts[:pos] + [ext] + exts[pos:])
 
 
 _Recipe = tuple[int, int, tuple[int, ...]] | tuple[tuple[int, ...], ...]
@@ -190,10 +214,11 @@ class RummyState(State):
         self.deal_index = -1
         self.dealer_seat = n - 1
         self.terminal = False
-        self._checked: tuple[RummyAction, int, tuple[tuple[tuple[int, ...], ...], list[int]],
+        self._checked: tuple[RummyAction, int, tuple[tuple[tuple[int, ...], ...] | None, list[int]],
                              tuple[int, ...] | None, _Recipe | None] | None = None
-        """The play ``validate`` accepted (with the history length), its new table and hand,
-        and for a listed play the hand cards it lays and its recipe."""
+        """The play ``validate`` accepted (with the history length), its new table (``None``
+        for a listed play: its recipe makes it) and hand, and for a listed play the hand
+        cards it lays and its recipe."""
         self._listed: tuple[int, dict[int, _Listed]] | None = None
         """The plays of the last legal-action list (with the history length it was made at),
         by ``id`` of the listed action object."""
@@ -309,6 +334,7 @@ class RummyState(State):
         # layout in tokens the table's with one inserted.
         key = meld_key_of
         text = meld_text
+        entry = _meld_entry
         keys, texts, toks = tab.keys, tab.texts, tab.toks
         # (meld texts, layout in tokens, recipe, hand cards laid), one per distinct layout
         found: list[tuple[list[str], tuple[tuple[str, ...], ...], _Recipe, tuple[int, ...]]] = []
@@ -318,11 +344,11 @@ class RummyState(State):
             if len(best) == 1:
                 # one meld: a simple play (below, the same meld from the hand is skipped)
                 m = best_meld = best[0]
-                pos = bisect_right(keys, key(m))
+                mkey, mtext, mtoks, mcards = entry(m)
+                pos = bisect_right(keys, mkey)
                 t = texts.copy()
-                t.insert(pos, text(m))
-                found.append((t, toks[:pos] + (meld_tokens(m),) + toks[pos:], (-1, pos, m),
-                              tuple(sorted(m))))
+                t.insert(pos, mtext)
+                found.append((t, toks[:pos] + (mtoks,) + toks[pos:], (-1, pos, m), mcards))
             else:
                 # each meld inserted at its place: the stable sort of table + best by meld_key
                 lkeys, t, ntoks, layout = keys.copy(), texts.copy(), list(toks), list(table)
@@ -339,11 +365,11 @@ class RummyState(State):
         for m in hand_melds:
             if m == best_meld:
                 continue  # the same layout as the best play
-            pos = bisect_right(keys, key(m))
+            mkey, mtext, mtoks, mcards = entry(m)
+            pos = bisect_right(keys, mkey)
             t = texts.copy()
-            t.insert(pos, text(m))
-            found.append((t, toks[:pos] + (meld_tokens(m),) + toks[pos:], (-1, pos, m),
-                          tuple(sorted(m))))
+            t.insert(pos, mtext)
+            found.append((t, toks[:pos] + (mtoks,) + toks[pos:], (-1, pos, m), mcards))
         if self.melded[seat]:
             # single hand cards extending a table meld: meld i replaced by the longer one
             left = min(MAX_SIMPLE_PLAYS // 2, MAX_SIMPLE_PLAYS - len(hand_melds))
@@ -370,11 +396,11 @@ class RummyState(State):
                         rest_texts = texts[:i] + texts[i + 1:]
                         rest_toks = toks[:i] + toks[i + 1:]
                     assert rest_texts is not None
-                    pos = bisect_right(rest_keys, key(new))
+                    mkey, mtext, mtoks, _cards = entry(new)
+                    pos = bisect_right(rest_keys, mkey)
                     t = rest_texts.copy()
-                    t.insert(pos, text(new))
-                    found.append((t, rest_toks[:pos] + (meld_tokens(new),) + rest_toks[pos:],
-                                  (i, pos, new), (c,)))
+                    t.insert(pos, mtext)
+                    found.append((t, rest_toks[:pos] + (mtoks,) + rest_toks[pos:], (i, pos, new), (c,)))
                     if not left:
                         break
         # Actions sorted by their text (RummyAction.sort_key; a canonical layout has one
@@ -385,9 +411,12 @@ class RummyState(State):
         found.sort(key=_by_text)
         out: list[Action] = [PASS]
         listed: dict[int, _Listed] = {}
-        make = RummyAction._from_tokens
+        new_action = object.__new__
+        set_layout = object.__setattr__
         for _text, ltoks, recipe, laid in found:
-            action = make(ltoks)
+            # RummyAction._from_tokens(ltoks), inlined
+            action = new_action(RummyAction)
+            set_layout(action, "layout", ltoks)
             out.append(action)
             listed[id(action)] = (action, recipe, laid)
         self._listed = (len(self.history), listed)
@@ -418,8 +447,7 @@ class RummyState(State):
                 laid = entry[2]
                 for c in laid:
                     new_hand[c] -= 1
-                self._checked = (action, len(self.history), (self._recipe_layout(entry[1]), new_hand), laid,
-                                 entry[1])
+                self._checked = (action, len(self.history), (None, new_hand), laid, entry[1])
             else:
                 self._checked = (action, len(self.history), self._check_play(action), None, None)
 
@@ -496,6 +524,7 @@ class RummyState(State):
             checked = self._checked
             laid: tuple[int, ...] | None = None
             recipe: _Recipe | None = None
+            new_table: tuple[tuple[int, ...], ...] | None
             if checked is not None and checked[0] is action and checked[1] == len(self.history):
                 new_table, new_hand = checked[2]
                 laid, recipe = checked[3], checked[4]
@@ -537,6 +566,9 @@ class RummyState(State):
                 i, pos, meld = recipe
                 tab = self._tab = tab.inserted(i, pos, meld)
                 new_table = tab.table
+            elif new_table is None:
+                assert recipe is not None
+                new_table = self._recipe_layout(recipe)
             self.table = new_table
             self.melded[seat] = True
             self.blocked = 0

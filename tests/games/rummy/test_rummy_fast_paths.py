@@ -4,7 +4,8 @@
   random playouts, recorded with the engine before the speed work (commit 5b65b43);
   any change to what ``legal_actions()`` lists, or to its order, changes them.
 * Every listed play passes the full validation (``_check_play``), and the
-  shortcut ``validate`` takes for listed plays gives the same table and hand.
+  shortcut ``validate`` takes for listed plays gives the same table (from its
+  recipe) and hand.
 * The mask-based solver helpers equal straightforward reference versions.
 """
 
@@ -45,7 +46,11 @@ def test_listed_plays_pass_the_full_check(players: int) -> None:
                 assert a == RummyAction.parse(str(a)) == RummyAction(a.layout)
                 full = state._check_play(a)  # raises if the listed play were not valid
                 state.validate(a)  # the shortcut for listed plays
-                assert state._checked is not None and state._checked[2] == full
+                checked_play = state._checked
+                assert checked_play is not None and checked_play[2][0] is None  # made by the recipe
+                recipe = checked_play[4]
+                assert recipe is not None
+                assert (state._recipe_layout(recipe), checked_play[2][1]) == full
                 checked += 1
     assert checked > 50
 

@@ -57,27 +57,24 @@ def _die_with_parent() -> None:
 
 def _conductor_loop(store_url: str, redis_url: str, stop: threading.Event) -> None:
     from arena.ratings import records  # noqa: F401 - numpy/scipy: the rating history at finalize
-    from arena.tournaments import history  # noqa: F401
-    from arena.tournaments.conductor import Conductor
-    from arena.tournaments.executors import open_store
-    from arena.tournaments.rounds import format_names
+    from arena.tournaments import service
     from workers.celery import make_app
     from workers.dispatch import CeleryDispatcher
 
     # loaded now, not in the first pass that finds a tournament (a second of CPU
     # taken from the matches then)
-    format_names()
+    service.preload()
     store: Any = None
     while store is None and not stop.is_set():
         try:
-            store = open_store(store_url)
+            store = service.open_store(store_url)
         except Exception as exc:  # noqa: BLE001 - the store may come up after the worker
             log.warning("conductor: store %s not reachable yet: %s", store_url, exc)
             stop.wait(5.0)
     if store is None:
         return
     app = make_app(redis_url, store_url)
-    Conductor(store, CeleryDispatcher(app, store_url=store_url)).run_forever(stop)
+    service.conductor(store, CeleryDispatcher(app, store_url=store_url)).run_forever(stop)
 
 
 def run_worker(concurrency: int | None = None, loglevel: str = "info", *, redis_url: str | None = None,

@@ -37,10 +37,8 @@ from __future__ import annotations
 
 import gc
 import logging
-import math
 import os
 import threading
-import time
 from typing import Any
 
 from celery import shared_task
@@ -83,9 +81,9 @@ def get_store(url: str) -> Any:
     with _lock:
         store = _stores.get(key)
         if store is None:
-            from arena.tournaments.executors import open_store
+            from arena.tournaments import service
 
-            store = _stores[key] = open_store(url)
+            store = _stores[key] = service.open_store(url)
         return store
 
 
@@ -105,10 +103,10 @@ def warm_up(store_url: str | None) -> None:
     from arena.bots import list_bots, make_bot
     from arena.remote import agent, convert, redis_router  # noqa: F401 - the remote route
     from arena.games import get_game, list_games
-    from arena.tournaments import conductor, history, rounds, runner  # noqa: F401 - SPRT, finalize
+    from arena.tournaments import service
     from arena.ratings import records  # noqa: F401 - numpy/scipy, for the rating history at finalize
 
-    rounds.format_names()  # the format modules, which every task's conductor pass reads
+    service.preload()  # the formats, conductor, runner and rating history every task's pass reads
 
     for name in list_games():
         try:
@@ -119,9 +117,7 @@ def warm_up(store_url: str | None) -> None:
             log.warning("warm-up: %s: %s", name, exc)
     if store_url:
         try:
-            from arena.tournaments.executors import open_store
-
-            store = open_store(store_url)
+            store = service.open_store(store_url)
             store.engine.dispose()
         except Exception as exc:  # noqa: BLE001
             log.warning("warm-up: store %s: %s", store_url, exc)
@@ -136,9 +132,9 @@ def _store_url(task: Any, store_url: str | None) -> str:
 
 
 def _settings() -> Any:
-    from arena.tournaments.conductor import ConductorSettings
+    from arena.tournaments import service
 
-    return ConductorSettings.from_env()
+    return service.ConductorSettings.from_env()
 
 
 def remote_matches(env: Any = None) -> int:
@@ -163,139 +159,16 @@ def remote_matches(env: Any = None) -> int:
     return value
 
 
-def _play_one(spec: Any, store: Any, owner: str, settings: Any) -> tuple[str, Any]:
-    """Play one leased spec: ``("record", MatchRecord)``, ``("deferred", None)`` (a
-    remote bot is offline: the lease was given back), ``("void", reason)`` (the
-    platform failed: replayed) or ``("failed", reason)``. Any thread may call it."""
-    from arena.bots.base import RouteFailure
-    from arena.tournaments.runner import (DEFERRED, FORFEIT, PLAY, check_presence, default_router,
-                                         forfeit_record, in_process, play_spec, remote_bots)
-
-    try:
-        if in_process(spec):
-            raise ValueError("Blue Chip robots play only in the process hosting their "
-                             "Table Manager (arena tournament run FILE --bluechip HOST:PORT)")
-        verdict, absent = check_presence(store, spec, owner, default_router(), settings) \
-            if remote_bots(spec) else (PLAY, [])
-        if verdict == DEFERRED:
-            return "deferred", None  # a remote bot is offline: the match waits for it
-        if verdict == FORFEIT:
-            return "record", forfeit_record(spec, absent, settings.absence_limit)
-        return "record", play_spec(spec)
-    except RouteFailure as exc:  # the platform failed, not a bot: void, replayed
-        log.warning("match %s void (platform fault): %s", spec.match_id, exc)
-        return "void", str(exc)
-    except Exception as exc:  # noqa: BLE001 - recorded as the match's failure
-        log.exception("match %s failed", spec.match_id)
-        return "failed", f"{spec.match_id}: {type(exc).__name__}: {exc}"
-
-
 @shared_task(name="arena.tournament.work", bind=True, acks_late=True,
              reject_on_worker_lost=True, ignore_result=True)
 def work(self: Any, tournament_id: str, store_url: str | None = None,
          max_seconds: float = TARGET_WORK_SECONDS) -> dict[str, Any]:
-    """Lease and play ``tournament_id``'s matches; see the module docstring."""
-    from concurrent.futures import FIRST_COMPLETED, Future, wait
-
-    from arena.tournaments.conductor import Conductor, Heartbeat, owner_id, with_store_retries
-    from arena.tournaments.conductor import early_stop
-    from arena.tournaments.executors import DaemonThreads
-    from arena.tournaments.runner import in_process, remote_bots
+    """Lease and play ``tournament_id``'s matches; see the module docstring
+    (:func:`arena.tournaments.service.work` does it)."""
+    from arena.tournaments import service
     from workers.dispatch import CeleryDispatcher
 
     url = _store_url(self, store_url)
-    settings = _settings()
-    store = get_store(url)
-    owner = owner_id("celery")
-    capacity = remote_matches()
-
-    recorded, failed, voided, errors = 0, 0, 0, []
-    start = time.monotonic()
-    stop = early_stop(store, tournament_id)
-    retry = settings.lease_seconds
-    batch = 1
-    threads: DaemonThreads | None = None
-    in_flight: dict[Future[tuple[str, Any]], Any] = {}
-    finished: list[Any] = []  # records, written together: one transaction per pass
-    leasing = True
-
-    def settle(spec: Any, kind: str, value: Any) -> None:
-        nonlocal failed, voided
-        match_id = spec.match_id
-        if kind == "record":
-            finished.append(value)
-        elif kind == "void":
-            voided += 1
-            with_store_retries(lambda: store.void(match_id, owner, settings.heartbeat_seconds, value,
-                                                  **settings.pause_policy()),
-                               seconds=retry, what="void")
-        elif kind == "failed":
-            failed += 1
-            errors.append(value)
-            with_store_retries(lambda: store.mark_failed(match_id, owner, value), seconds=retry,
-                               what="mark failed")
-
-    with Heartbeat(store, owner, settings):
-        try:
-            while leasing or in_flight:
-                for fut in [f for f in in_flight if f.done()]:
-                    settle(in_flight.pop(fut), *fut.result())
-                # one write transaction for what finished (on SQLite the workers' writes
-                # take turns, and a writer that finds the lock held sleeps 1, 2, 5 ... ms:
-                # one turn per match cost a quarter of the play with two workers). A store
-                # outage is waited out for up to two leases; after that the leases expire
-                # and the matches are offered again (and replay identically)
-                if finished:
-                    done_now, finished[:] = list(finished), []
-                    wrote = with_store_retries(lambda: store.record_results(done_now), seconds=2 * retry,
-                                               what=f"{len(done_now)} records")
-                    recorded += sum(wrote)
-                if leasing and time.monotonic() - start >= max_seconds:
-                    leasing = False
-                free = capacity - len(in_flight)
-                if not leasing or free <= 0:
-                    if in_flight:  # (wait() on no futures sleeps its whole timeout)
-                        wait(list(in_flight), timeout=1.0, return_when=FIRST_COMPLETED)
-                    continue
-                if stop is not None and stop():  # a gauntlet's SPRT decided: lease nothing more
-                    leasing = False
-                    continue
-                limit = min(batch, free)
-                if limit > 1:  # guided: near the end, smaller batches, so the workers end together
-                    left = with_store_retries(lambda: store.leasable_count(tournament_id), seconds=retry,
-                                              what="count")
-                    limit = max(1, min(limit, math.ceil(left / GUIDED_SHARE)))
-                specs = with_store_retries(lambda: store.lease_next(tournament_id, owner,
-                                                                     settings.lease_seconds, limit),
-                                           seconds=retry, what="lease")
-                if not specs:
-                    leasing = False
-                    continue
-                began, played = time.monotonic(), 0
-                for spec in specs:
-                    if remote_bots(spec) and not in_process(spec):
-                        # a remote match waits on its bots, not on this CPU: on a thread,
-                        # beside the others in flight and this task's local matches
-                        if threads is None:
-                            threads = DaemonThreads(capacity)
-                        in_flight[threads.submit(_play_one, spec, store, owner, settings)] = spec
-                    else:
-                        settle(spec, *_play_one(spec, store, owner, settings))
-                        played += 1
-                if played:
-                    # lease about TARGET_BATCH_SECONDS of local play at a time (short
-                    # matches: fewer store round trips; long ones: one at a time)
-                    per_match = (time.monotonic() - began) / played
-                    batch = max(1, min(MAX_BATCH, int(TARGET_BATCH_SECONDS / max(per_match, 1e-3))))
-                else:  # remote only: fill the free places at once
-                    batch = MAX_BATCH
-        finally:
-            if threads is not None:
-                threads.shutdown()
-    # the tournament may be complete now: finish it at once instead of at the next pass
-    try:
-        Conductor(store, CeleryDispatcher(self.app, store_url=url), settings).reconcile(tournament_id)
-    except Exception as exc:  # noqa: BLE001 - the conductor loops pass again
-        log.warning("conductor pass after work on %s failed: %s", tournament_id, exc)
-    return {"tournament_id": tournament_id, "recorded": recorded, "failed": failed, "voided": voided,
-            "errors": errors[:20], "seconds": round(time.monotonic() - start, 3), "worker": owner}
+    return service.work(get_store(url), tournament_id, CeleryDispatcher(self.app, store_url=url),
+                        max_seconds=max_seconds, capacity=remote_matches(), settings=_settings(),
+                        batch_seconds=TARGET_BATCH_SECONDS, max_batch=MAX_BATCH, guided_share=GUIDED_SHARE)

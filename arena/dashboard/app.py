@@ -337,7 +337,7 @@ def create_app(store_url: str, *, readonly: bool = False) -> FastAPI:
     # -- ratings ----------------------------------------------------------------------------
     # -- leagues ------------------------------------------------------------------------------
     def league_or_404(lid: str, season: int | None) -> dict[str, Any]:
-        from arena.tournaments.league import LeagueError, LeagueNotFoundError
+        from arena.tournaments.service import LeagueError, LeagueNotFoundError
 
         try:
             return events.league_view(store, lid, season)

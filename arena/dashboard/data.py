@@ -72,23 +72,23 @@ def tournament_summary(store: Store, info: TournamentInfo) -> TournamentSummary:
 def tournament_config(info: TournamentInfo) -> Any:
     """The tournament's :class:`~arena.tournaments.config.TournamentConfig` (its stored
     TOML document), or ``None`` if it does not parse."""
-    from arena.tournaments.config import ConfigError, parse_config
+    from arena.tournaments import service
 
     try:
-        return parse_config(dict(info.config), source=f"store:{info.id}")
-    except (ConfigError, ValueError, TypeError, KeyError):
+        return service.info_config(info)
+    except (service.ConfigError, ValueError, TypeError, KeyError):
         return None
 
 
 def tournament_standings(store: Store, info: TournamentInfo) -> tuple[Any, str | None]:
     """``(Standings or None, error text or None)``."""
-    from arena.tournaments.standings import standings
+    from arena.tournaments import service
 
     config = tournament_config(info)
     if config is None:
         return None, "the stored configuration does not parse; no standings"
     try:
-        return standings(config, store.records(info.id)), None
+        return service.config_standings(config, store.records(info.id)), None
     except Exception as exc:  # noqa: BLE001 - show the page anyway
         return None, f"standings failed: {exc}"
 
@@ -149,7 +149,7 @@ def _labels(game: Any, entrants: list[str]) -> list[str]:
 def record_points(record: MatchRecord) -> list[float] | None:
     """The record's own points (``record.points``, :meth:`Game.match_points`), replayed
     for a record written before records carried them; ``None`` if they cannot be had."""
-    from arena.tournaments.standings import record_points as points
+    from arena.tournaments.service import record_points as points
 
     if record.points:
         return [float(x) for x in record.points]

@@ -43,7 +43,7 @@ def swiss_view(store: Any, tournament_id: str, config: Any) -> dict[str, Any]:
     from :func:`~arena.tournaments.swiss.swiss_table` over rounds ``1..r``, ranked as
     the event ranks (points, then the tie-breaks in the configured order, then id).
     """
-    from arena.tournaments.swiss import _ranking, swiss_history, swiss_table
+    from arena.tournaments.service import swiss_history, swiss_ranking, swiss_table
 
     st = config.swiss
     specs = store.specs(tournament_id)
@@ -75,7 +75,7 @@ def swiss_view(store: Any, tournament_id: str, config: Any) -> dict[str, Any]:
                          "detail": {k: v for k, v in e.detail.items() if k in ("imps", "vp", "points", "totals")}})
         tab = swiss_table(ids, st, history, r + 1)
         table = []
-        for rank, x in enumerate(_ranking(ids, st, tab, by_id), 1):
+        for rank, x in enumerate(swiss_ranking(ids, st, tab, by_id), 1):
             row: dict[str, Any] = {"rank": rank, "entrant": x, "points": tab.points[x] * scale,
                                    "played": tab.played[x], "byes": tab.byes[x], "wins": tab.wins[x]}
             for t in st.tiebreaks:
@@ -185,10 +185,10 @@ def league_view(store: Any, league_id: str, season: int | None = None) -> dict[s
 
     :raises arena.tournaments.league.LeagueNotFoundError: for an unknown league.
     """
-    from arena.tournaments import league
+    from arena.tournaments import service
 
-    info = league.league_info(store, league_id)
-    cfg = league.parse_league(info["config"])
+    info = service.league_info(store, league_id)
+    cfg = service.parse_league(info["config"])
     zones = {d.name: {"promote": d.promote, "relegate": d.relegate, "format": d.format, "size": d.size}
              for d in cfg.divisions}
     seasons = list(range(1, int(info["season"]) + 1))
@@ -198,7 +198,7 @@ def league_view(store: Any, league_id: str, season: int | None = None) -> dict[s
             "members": info["divisions"]["divisions"]}
     if not seasons:
         return {**base, "season": None, "divisions": [], "moves": [], "all_time": [], "ratings": []}
-    t = league.table(store, league_id, season)
+    t = service.league_table(store, league_id, season)
     ended = {s["season"] for s in info["history"].get("seasons", [])}
     divisions = []
     for d in t["divisions"]:

@@ -121,7 +121,7 @@ def travellers(config: Any, records: Iterable[Any], cache: BoardResults | None =
     team scoring only) and each line ``{"match_id", "rotation", "room", "ns", "ew",
     "contract", "declarer", "lead", "tricks", "result", "ns_score", "ew_score",
     "ns_points", "ew_points"}`` (points: matchpoints or IMPs in field scoring)."""
-    from arena.tournaments.standings import butler_scores, cross_imps, matchpoints
+    from arena.tournaments.service import butler_scores, cross_imps, matchpoints
 
     cache = cache or BoardResults()
     game = config.make_game()

@@ -20,6 +20,8 @@ router), never read from a global.
   dispatcher).
 * :func:`advance` -- one conductor pass: the next round, or the end;
   :func:`conductor` -- the conductor of every unfinished tournament.
+* :func:`work` -- one worker task's offer of work, played (:mod:`arena.tournaments.worker`);
+  :func:`open_store`, :func:`preload` for the worker processes.
 * :func:`status` -- a :class:`TournamentStatus`: the state of every kind of match,
   leases with owner and age, failures with reasons.
 * :func:`standings` -- from the stored records, with the missing matches listed.
@@ -32,6 +34,11 @@ router), never read from a global.
   :func:`league_info`, :func:`season_start`, :func:`running_season`,
   :func:`play_round`, :func:`submit_season`, :func:`season_end`,
   :func:`league_table`, :func:`league_ratings`, and their errors.
+* what the dashboard reads of a stored tournament: :func:`info_config`,
+  :func:`config_standings`, a record's points and a board's scores
+  (:func:`record_points`, :func:`matchpoints`, :func:`butler_scores`,
+  :func:`cross_imps`), a Swiss event round by round (:func:`swiss_history`,
+  :func:`swiss_table`, :func:`swiss_ranking`).
 """
 
 from __future__ import annotations
@@ -70,15 +77,20 @@ from arena.tournaments.league import create as create_league_file
 from arena.tournaments.league import table as league_table
 from arena.tournaments.league import update as update_league
 from arena.tournaments.presence import Presence
+from arena.tournaments.standings import butler_scores, cross_imps, matchpoints, record_points
+from arena.tournaments.standings import standings as config_standings
 from arena.tournaments.stored import standings, stored_config, submit
+from arena.tournaments.swiss import swiss_history, swiss_ranking, swiss_table
 
 if TYPE_CHECKING:
     from arena.records.spec import MatchSpec
+    from arena.store import TournamentInfo
     from arena.store.protocol import StoreProtocol
     from arena.tournaments.standings import Standings
 
 __all__ = ["register", "parse_file", "parse_text", "first_round", "remote_entrants", "check_registered",
-           "wait_for_bots", "stored_config", "run_embedded", "submit", "conductor", "advance", "status", "standings",
+           "wait_for_bots", "stored_config", "run_embedded", "submit", "conductor", "advance", "open_store",
+           "preload", "work", "status", "standings",
            "bare_standings", "export", "retry", "ratings", "TournamentStatus", "EmbeddedRun",
            "DEFAULT_STORE_URL", "DEFAULT_REDIS_URL", "SCHEMA_VERSION", "ConfigError", "TournamentConfig",
            "example_paths", "Presence", "ConductorSettings", "Dispatcher",
@@ -86,7 +98,10 @@ __all__ = ["register", "parse_file", "parse_text", "first_round", "remote_entran
            "LeagueConfig", "LeagueError", "LeagueExistsError", "LeagueNotFoundError", "SeasonNotFoundError",
            "load_league", "loads_league", "parse_league", "create_league", "create_league_file",
            "update_league", "list_leagues", "league_info", "division_tournament_id", "season_start",
-           "running_season", "play_round", "submit_season", "season_end", "league_table", "league_ratings"]
+           "running_season", "play_round", "submit_season", "season_end", "league_table", "league_ratings",
+           # what the dashboard reads
+           "info_config", "config_standings", "record_points", "matchpoints", "butler_scores", "cross_imps",
+           "swiss_history", "swiss_table", "swiss_ranking"]
 
 DEFAULT_STORE_URL = os.environ.get("ARENA_STORE_URL", "sqlite:///arena.db")
 DEFAULT_REDIS_URL = os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -130,6 +145,17 @@ def first_round(config: TournamentConfig, *, presence: Presence | None = None) -
     from arena.tournaments.rounds import make_format
 
     return make_format(config, presence=presence).first_round(config.entrants)
+
+
+def info_config(info: TournamentInfo) -> TournamentConfig:
+    """The :class:`~arena.tournaments.config.TournamentConfig` of a stored
+    tournament's :class:`~arena.store.TournamentInfo` (its TOML document).
+
+    :raises arena.tournaments.config.ConfigError: if it does not parse.
+    """
+    from arena.tournaments.config import parse_config
+
+    return parse_config(dict(info.config), source=f"store:{info.id}")
 
 
 def remote_entrants(config: TournamentConfig) -> list[tuple[int, str]]:
@@ -268,6 +294,41 @@ def conductor(store: StoreProtocol, dispatcher: Dispatcher | None = None,
     tournament of ``store`` (``arena conductor``, the workers' conductor loop):
     its ``reconcile()`` is one pass, its ``run_forever(stop)`` the loop."""
     return Conductor(store, dispatcher, settings, presence=presence)
+
+
+def open_store(url: str) -> Any:
+    """The :class:`arena.store.Store` at ``url``, migrated (workers and executors
+    open their own connection by URL)."""
+    from arena.tournaments.executors import open_store as _open
+
+    return _open(url)
+
+
+def preload() -> None:
+    """Import what a worker's conductor pass and matches need (the formats, the
+    conductor, the runner, the rating history at a tournament's end), so that a
+    process that forks workers afterwards hands them on loaded."""
+    from arena.tournaments import conductor, history, rounds, runner  # noqa: F401 - SPRT, finalize
+
+    rounds.format_names()  # the format modules, which every task's conductor pass reads
+
+
+def work(store: StoreProtocol, tournament_id: str, dispatcher: Dispatcher | None, *, owner: str | None = None,
+         max_seconds: float, capacity: int, batch_seconds: float, max_batch: int, guided_share: int,
+         settings: ConductorSettings | None = None) -> dict[str, Any]:
+    """Play one offer of work on ``tournament_id`` (a Celery ``arena.tournament.work``
+    task): lease its matches, play them (remote ones on up to ``capacity`` threads),
+    record each once, until nothing is left to lease or ``max_seconds`` have passed;
+    then one conductor pass with ``dispatcher``
+    (:func:`arena.tournaments.worker.play_offer`). ``owner``: the lease owner
+    (default ``celery:<host>:<pid>``)."""
+    from arena.tournaments.conductor import owner_id
+    from arena.tournaments.worker import play_offer
+
+    return play_offer(store, tournament_id, dispatcher, owner=owner or owner_id("celery"),
+                      settings=settings or ConductorSettings.from_env(), capacity=capacity,
+                      max_seconds=max_seconds, batch_seconds=batch_seconds, max_batch=max_batch,
+                      guided_share=guided_share)
 
 
 def advance(store: StoreProtocol, tournament_id: str, *, presence: Presence | None = None,

@@ -107,7 +107,7 @@ from arena.tournaments.formats import compared, deal_seed, seatings
 from arena.tournaments.pairing import group_tables, pair_two_sided
 from arena.tournaments.rounds import Format, TournamentView, register_format
 
-__all__ = ["SwissFormat", "Encounter", "SwissHistory", "swiss_history", "swiss_table"]
+__all__ = ["SwissFormat", "Encounter", "SwissHistory", "swiss_history", "swiss_table", "swiss_ranking"]
 
 
 @dataclass
@@ -294,6 +294,14 @@ def _ranking(ids: Sequence[str], settings: SwissSettings, table: _Table, last: M
     def key(x: str) -> tuple[Any, ...]:
         return (-round(table.points[x], 9), *(-round(table.breaks[x][t], 9) for t in settings.tiebreaks), last[x])
     return sorted(ids, key=key)
+
+
+def swiss_ranking(ids: Sequence[str], settings: SwissSettings, table: _Table,
+                  last: Mapping[str, Any]) -> list[str]:
+    """``ids`` ranked as the event ranks them after the rounds of ``table``
+    (:func:`swiss_table`): points, then the tie-breaks in the configured order, then
+    ``last[id]``."""
+    return _ranking(ids, settings, table, last)
 
 
 @register_format("swiss")

@@ -45,9 +45,8 @@ def _console() -> Console:
 
 
 def _fail(message: str) -> NoReturn:
-    """A user error of ``arena league ...`` (:func:`arena.cli.fail`: one line, exit 2);
-    imported late: :mod:`arena.cli` imports this module at its end."""
-    from arena.cli import fail
+    """A user error of ``arena league ...`` (:func:`arena.cli_common.fail`: one line, exit 2)."""
+    from arena.cli_common import fail
 
     fail(message)
 
@@ -72,8 +71,8 @@ def _load(file: Path) -> Any:
 
 
 def _store(url: str) -> Any:
-    """The store for writing (made and migrated if need be; see :func:`arena.cli._open_store`)."""
-    from arena.cli import _open_store
+    """The store for writing (made and migrated if need be; see :func:`arena.cli_common.open_store`)."""
+    from arena.cli_common import open_store as _open_store
 
     return _open_store(url)
 
@@ -82,7 +81,8 @@ def _league_store(url: str, league_id: str, *, write: bool) -> Any:
     """The store of an existing league: looked up read-only first, so an unknown
     league or store is one line and creates nothing; ``write``: then the store
     opened for writing."""
-    from arena.cli import _open_store, _safe_url
+    from arena.cli_common import open_store as _open_store
+    from arena.cli_common import safe_url as _safe_url
     from arena.store import Store
     from arena.store.engine import StoreNotFoundError, StoreURLError
     from arena.tournaments import service
@@ -201,7 +201,7 @@ def round_cmd(league_id: str = typer.Argument(..., metavar="LEAGUE"), store: str
     if redis_url is not None:
         if not all_rounds:
             _fail("--redis-url goes with --all (the workers play every round)")
-        from arena.cli import _need
+        from arena.cli_common import need as _need
 
         _need("distributed", "arena league round --redis-url")
         db = _league_store(store, league_id, write=True)

@@ -95,7 +95,7 @@ SEEN_TTL = 7 * 86400
 """Seconds a bot's ``seen`` key outlives its last refresh."""
 
 MAX_CONNECTIONS = 512
-"""Default bound of a router's connection pool. A process holds as many connections
+"""Default bound of a router's connections. A process holds as many connections
 as it has calls in flight at once (remote matches on threads, each waiting on one
 decision), so this is a safety cap far above what a worker needs, not a size."""
 
@@ -173,10 +173,14 @@ class RedisRouter(DecisionRouter):
     opened when one is next needed. So the process holds at most as many
     connections as it had calls in flight at once, whatever the number of threads
     that come and go (the remote matches of each work task run on threads of their
-    own), and never more than ``max_connections`` (hot path and presence checks
-    together). Presence checks and the wait after a ``Q`` use redis-py's client on
-    a bounded redis-py pool (:attr:`pool`). Both are fork-safe: a forked child
-    forgets its parent's connections and opens its own.
+    own), and never more than ``max_connections``. Decisions, notifications,
+    presence checks and the wait after a ``Q`` all use these connections (one set:
+    two would each grow to the peak of their own calls). It is fork-safe: a forked
+    child forgets its parent's connections and opens its own. The connections are
+    redis-py's (``Connection`` from the URL: TCP, TLS or a Unix socket, AUTH and
+    SELECT); the free list replaces redis-py's pool, whose checkout (a lock, a pid
+    check, a poll of the socket for unread data, metrics) cost about a tenth of the
+    worker's CPU per decision.
 
     ``decide`` writes its commands (``CLIENT REPLY SKIP`` + script + ``BLPOP``)
     pre-encoded on its connection and reads the one reply: the same round trip as a
@@ -185,7 +189,7 @@ class RedisRouter(DecisionRouter):
     ``notify`` writes its script call the same way and gets no reply at all
     (notifications are best effort). A Redis that refuses ``CLIENT REPLY`` (checked
     once per router) gets ``EVALSHA`` with both replies read, and a notification's
-    reply is read before its connection goes back to the pool.
+    reply is read before its connection goes back.
     """
 
     def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, slack: float = 1.0,
@@ -193,10 +197,11 @@ class RedisRouter(DecisionRouter):
         self.url = url
         self.slack = slack
         self.max_connections = max_connections or MAX_CONNECTIONS
-        self.pool = redis.ConnectionPool.from_url(url, max_connections=self.max_connections,
-                                                  health_check_interval=0)
-        self.redis = redis.Redis(connection_pool=self.pool)
-        """redis-py's client on :attr:`pool`: presence checks and the slow path after a ``Q``."""
+        options = redis.ConnectionPool.from_url(url, health_check_interval=0)
+        self._connection_class = options.connection_class
+        self._connection_kwargs = dict(options.connection_kwargs)
+        """How to open a connection (redis-py's, from the URL: TCP, TLS or a Unix
+        socket, AUTH and SELECT on connect); the pool object itself opens none."""
         self._sha: str | None = None
         self._local = threading.local()
         self._idle: list[Any] = []
@@ -211,7 +216,7 @@ class RedisRouter(DecisionRouter):
 
     def _after_fork(self) -> None:
         # a forked child must not reuse its parent's reply key prefixes (its threads'
-        # counters would repeat the parent's keys); the pool renews itself
+        # counters would repeat the parent's keys))
         self._local = threading.local()
         # the parent's connections are the parent's: dropped here, never closed (no
         # shutdown of a socket the parent still uses)
@@ -235,10 +240,10 @@ class RedisRouter(DecisionRouter):
         except IndexError:
             pass
         with self._lock:
-            if len(self._open) + len(self.pool._in_use_connections) >= self.max_connections:
+            if len(self._open) >= self.max_connections:
                 raise redis.exceptions.MaxConnectionsError(
                     f"{self.max_connections} connections to Redis in use in this process")
-            conn = self.pool.connection_class(**self.pool.connection_kwargs)
+            conn = self._connection_class(**self._connection_kwargs)
             self._open.add(conn)
         return conn
 
@@ -254,10 +259,8 @@ class RedisRouter(DecisionRouter):
         sets ``conn.arena_clean = False`` while replies may be unread on it, and such
         a connection is closed (and forgotten) instead of going back.
 
-        The hot path keeps its own free list instead of borrowing from redis-py's
-        pool: a checkout there takes a lock, checks the pid, polls the socket for
-        unread data and updates its metrics, about a fifth of the worker's CPU per
-        decision; here it is a list pop, and a connection only goes back clean.
+        A checkout is a list pop (see the class docstring), and a connection only
+        goes back clean.
         """
         conn = self._take()
         conn.arena_clean = False
@@ -278,11 +281,29 @@ class RedisRouter(DecisionRouter):
                 self._drop(conn)
 
     def connections(self) -> int:
-        """Connections this router holds now (in use or idle): its hot path's and its
-        redis-py pool's."""
+        """Connections this router holds now (in use or idle)."""
         with self._lock:
-            hot = len(self._open)
-        return hot + len(self.pool._available_connections) + len(self.pool._in_use_connections)
+            return len(self._open)
+
+    def _call(self, *args: bytes) -> Any:
+        """One command on a connection of the router's (once more on a new one if
+        the first was stale, e.g. Redis restarted); its reply, undecoded.
+
+        :raises redis.exceptions.RedisError: whatever Redis or the connection said.
+        """
+        command = pack_command(*args)
+        for attempt in (0, 1):
+            try:
+                with self._connection() as conn:
+                    conn.arena_clean = False
+                    conn.send_packed_command([command], check_health=False)
+                    reply = conn.read_response()
+                    conn.arena_clean = True
+                    return reply
+            except redis.exceptions.ConnectionError as exc:
+                if attempt or isinstance(exc, redis.exceptions.MaxConnectionsError):
+                    raise
+        raise AssertionError("unreachable")
 
     def _reply_key(self) -> bytes:
         """A reply key never used before: a random prefix per thread and a counter."""
@@ -337,7 +358,7 @@ class RedisRouter(DecisionRouter):
                          + pack_command(b"BLPOP", reply_key, wait)], check_health=False)
                     # (on a ResponseError the script did not run, e.g. NOSCRIPT after a
                     # Redis restart: nothing was pushed, and the connection, with its
-                    # BLPOP pending, is closed on the way back to the pool)
+                    # BLPOP pending, is closed instead of going back)
                     conn.read_response()
                     answered = True
                     popped = conn.read_response()
@@ -382,22 +403,21 @@ class RedisRouter(DecisionRouter):
     def _wait_queued(self, bot_id: str, reply_key: bytes, timeout: float, holder: bytes = b"") -> Any:
         """After a ``Q`` from gateway ``holder`` (empty: not named): the answer, waiting
         while the bot stays online at that gateway (None: gave up)."""
-        client = self.redis
         online = self._keys(bot_id)[0]
         end = time.monotonic() + MAX_QUEUE_WAIT + timeout + self.slack
         try:
             while time.monotonic() < end:
-                popped = client.blpop([reply_key], timeout=1)
+                popped = self._call(b"BLPOP", reply_key, b"1")
                 if popped is not None and popped[1][:1] != b"Q":
                     return popped
                 if popped is not None:
                     continue
-                current = client.get(online)
+                current = self._call(b"GET", online)
                 if current is None or (holder and current != holder):
                     # gone (a dead gateway, or the bot left), or the bot is held by another
                     # gateway now (the one that queued this request died): its last word
                     # may be in flight
-                    popped = client.blpop([reply_key], timeout=max(self.slack, 0.5))
+                    popped = self._call(b"BLPOP", reply_key, b"%.3f" % max(self.slack, 0.5))
                     if popped is not None and popped[1][:1] != b"Q":
                         return popped
                     if current is None:
@@ -447,7 +467,7 @@ class RedisRouter(DecisionRouter):
             nothing of the bot (never taken for its absence).
         """
         try:
-            return bool(self.redis.exists(online_key(bot_id)))
+            return bool(self._call(b"EXISTS", online_key(bot_id).encode()))
         except redis.exceptions.RedisError as exc:
             raise RouteFailure(f"Redis unavailable while checking whether {bot_id} is online: "
                                f"{exc}") from None
@@ -458,7 +478,7 @@ class RedisRouter(DecisionRouter):
         :raises RouteFailure: when Redis cannot be asked (see :meth:`is_connected`).
         """
         try:
-            online, between = self.redis.mget([online_key(bot_id), between_key(bot_id)])
+            online, between = self._call(b"MGET", online_key(bot_id).encode(), between_key(bot_id).encode())
         except redis.exceptions.RedisError as exc:
             raise RouteFailure(f"Redis unavailable while checking whether {bot_id} is online: "
                                f"{exc}") from None
@@ -471,8 +491,8 @@ class RedisRouter(DecisionRouter):
         :raises RouteFailure: when Redis cannot be asked.
         """
         try:
-            online, between, seen = self.redis.mget([online_key(bot_id), between_key(bot_id),
-                                                     seen_key(bot_id)])
+            online, between, seen = self._call(b"MGET", online_key(bot_id).encode(),
+                                               between_key(bot_id).encode(), seen_key(bot_id).encode())
         except redis.exceptions.RedisError as exc:
             raise RouteFailure(f"Redis unavailable while checking whether {bot_id} is online: "
                                f"{exc}") from None
@@ -496,11 +516,9 @@ class RedisRouter(DecisionRouter):
         return False
 
     def close(self) -> None:
-        """Close every connection (idle and in use) of the hot path and of the pool."""
+        """Close every connection of the router's (idle and in use)."""
         with self._lock:
             conns, self._open, self._idle = list(self._open), set(), []
         for conn in conns:
             with contextlib.suppress(Exception):
                 conn.disconnect()
-        with contextlib.suppress(Exception):
-            self.pool.disconnect()

@@ -105,11 +105,10 @@ def test_one_reply_per_decision_and_none_left_unread(redis_url: str) -> None:
                 router.notify("echo", bot_pb2.ArenaMessage(match_started=bot_pb2.MatchStarted(
                     match_id=f"m{k}", game="highcard", seat=0, num_players=2, deadline_ms=1000)))
             assert router.decide("echo", _request(k), 5.0).action_id == k
-            # one call at a time: one hot-path connection, back on the free list with
-            # nothing unread (beside it, the presence checks' one pooled connection)
-            assert router._idle and len(router._open) == 1
-            assert router.connections() == 2
-            for conn in [*router._idle, *router.pool._available_connections]:
+            # one call at a time (presence checks included): one connection, back on
+            # the free list with nothing unread
+            assert router._idle and router.connections() == 1
+            for conn in router._idle:
                 assert not conn.can_read(timeout=0), "a reply was left unread on the worker's connection"
         assert router._skip is (not refused)
         end = time.monotonic() + 5
@@ -206,7 +205,7 @@ def test_threads_that_come_and_go_share_a_bounded_set_of_connections(redis_url: 
     router's pool and never gave it back: after 100 threads (redis-py's default pool
     size) every decision failed with "Too many connections". Now each call borrows a
     connection of the router's and gives it back: 600 short-lived threads, 4 at a
-    time, leave the process with at most 4 hot-path connections, and Redis sees no more clients at the end
+    time, leave the process with at most 4 connections, and Redis sees no more clients at the end
     than after the first round."""
     import threading
 
@@ -239,11 +238,12 @@ def test_threads_that_come_and_go_share_a_bounded_set_of_connections(redis_url: 
             for t in threads:
                 t.join(30)
             assert not errors, f"round {round_}: {errors[0]!r}"
-            assert len(router._open) <= 4  # the hot path: at most the calls in flight
-            assert router.connections() <= 5  # and wait_connected's one pooled connection
-            if round_ == 0:
-                first_clients = int(info.info("clients")["connected_clients"])
-        assert int(info.info("clients")["connected_clients"]) <= first_clients
+            assert router.connections() <= 4  # at most the calls in flight
+            if round_ == 0:  # Redis's other clients (the gateway's, this test's)
+                first_clients = int(info.info("clients")["connected_clients"]) - router.connections()
+        # (the router's own may be 4 now, fewer after the first round: its calls may
+        # not all have overlapped; it holds them, it never closes them)
+        assert int(info.info("clients")["connected_clients"]) - router.connections() <= first_clients
     finally:
         info.close()
         thread.stop()

@@ -67,7 +67,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from arena.games.rummy.melds import ACE, VALUE, canonical_layout, canonical_meld, counts_of, is_meld
+from arena.games.rummy.melds import (ACE, VALUE, canonical_layout, canonical_meld, counts_of, is_meld,
+                                     meld_key_of)
 
 __all__ = [
     "DEFAULT_MAX_STATES", "Cover", "max_cover", "count_weights", "hand_melds",
@@ -1045,9 +1046,99 @@ def initial_melds_of(once: int, twice: int, max_states: int = DEFAULT_MAX_STATES
 
 @lru_cache(maxsize=1 << 14)
 def _live_melds(live: int, twice: int, max_states: int) -> tuple[tuple[int, ...], ...] | None:
-    """:func:`initial_melds_of` of the live cards; memoized."""
-    pool = [(2 if twice >> c & 1 else 1) if live >> c & 1 else 0 for c in range(52)]
-    if sum(pool) <= DIRECT_POOL and _states_bound(pool) <= max_states:
-        return _live_cover_melds(pool) or None
+    """:func:`initial_melds_of` of the live cards; memoized.
+
+    The live cards split into parts that share no rank and no neighbouring cards of a
+    suit (:func:`_parts`); each part is searched on its own (:func:`_part_melds`,
+    memoized, so a part met in another hand is not searched again) and the melds are
+    joined. That is the whole search's answer whenever it stays exact: its states are the
+    pairs of the parts' states, and a pair's value the sum of theirs, so each part's best
+    state and back pointers are the same alone (ties too: the order in which the search
+    meets the states of one part is the same whatever the other's state; and the final
+    tie-break, the smallest key, is the sum of the parts' keys). Exactness is checked with
+    :func:`_states_bound` (the product of the parts' bounds, or failing that the whole
+    pool's); past it, the whole search as before.
+    """
+    if live.bit_count() + twice.bit_count() <= DIRECT_POOL:
+        bound = 1
+        found: list[tuple[int, ...]] = []
+        for part in _parts(live):
+            suit = _one_suit(part)
+            if suit > 0:
+                # a part in one suit is searched as the same cards in the first suit (the
+                # search alone meets the same states, shifted, in the same order)
+                sh = 13 * suit
+                pmelds = _part_melds(part >> sh, (twice & part) >> sh)
+                if pmelds is None:
+                    bound = -1
+                    break
+                bound *= pmelds[0]
+                found.extend([tuple([c + sh for c in m]) for m in pmelds[1]])
+                continue
+            pmelds = _part_melds(part, twice & part)
+            if pmelds is None:
+                bound = -1  # a part too big to search alone: the whole search
+                break
+            bound *= pmelds[0]
+            found.extend(pmelds[1])
+        if bound > max_states:
+            pool = [(2 if twice >> c & 1 else 1) if live >> c & 1 else 0 for c in range(52)]
+            bound = _states_bound(pool)
+        if 0 <= bound <= max_states:
+            if not found:
+                return None
+            found.sort(key=meld_key_of)
+            return tuple(found)
     cover = _solve_masks(live, twice, None, None, max_states)
     return None if cover is None or cover.covered == 0 else cover.melds
+
+
+_SUITS4 = 1 | 1 << 13 | 1 << 26 | 1 << 39
+_ALL52 = (1 << 52) - 1
+_NOT_LOW = _ALL52 & ~_SUITS4  # no rank-2 card (bit 0 of each suit)
+_NOT_HIGH = _ALL52 & ~(_SUITS4 << ACE)  # no ace (bit 12 of each suit)
+
+
+def _one_suit(mask: int) -> int:
+    """The suit of every card of ``mask`` if they share one, else -1."""
+    for s in range(4):
+        if not mask & ~(0x1FFF << 13 * s):
+            return s
+    return -1
+
+
+def _parts(live: int) -> list[int]:
+    """The cards of the 52-bit mask ``live`` in parts that share no rank and no two cards of
+    a suit next to each other (the ace next to the two and the king), lowest card first."""
+    parts = []
+    rest = live
+    while rest:
+        part = rest & -rest
+        while True:
+            ranks = (part | part >> 13 | part >> 26 | part >> 39) & 0x1FFF
+            grown = (ranks * _SUITS4 | (part & _NOT_HIGH) << 1 | (part & _NOT_LOW) >> 1
+                     | (part & _SUITS4) << ACE | (part >> ACE) & _SUITS4) & rest
+            grown |= part
+            if grown == part:
+                break
+            part = grown
+        parts.append(part)
+        rest &= ~part
+    return parts
+
+
+@lru_cache(maxsize=1 << 14)
+def _part_melds(live: int, twice: int) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
+    """For one part of :func:`_parts`: its :func:`_states_bound` and the melds of its search
+    without the states that cannot finish (:func:`_live_cover_melds`); ``None`` if the
+    bound exceeds :data:`_PART_BOUND_CAP` (the part is not searched alone)."""
+    pool = [(2 if twice >> c & 1 else 1) if live >> c & 1 else 0 for c in range(52)]
+    bound = _states_bound(pool)
+    if bound > _PART_BOUND_CAP:
+        return None
+    return bound, _live_cover_melds(pool)
+
+
+_PART_BOUND_CAP = DEFAULT_MAX_STATES
+"""Parts with a bigger :func:`_states_bound` are not searched alone (the budgets the
+engine uses are far below it)."""

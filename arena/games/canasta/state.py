@@ -96,6 +96,84 @@ for _tok in standard_deck(1):
     _KIND[_tok] = 2 if _tok[0] == "2" else 3 if is_black3(_tok) else 4 if is_natural(_tok) else 0
 
 
+_POS_KIND: Final = [_KIND.get(c, 0) for c in _BY_ORDER]
+""":data:`_KIND` by card position (:data:`_TOKEN_ORDER`)."""
+_POS_DISCARD: Final = [DISCARDS[c] for c in _BY_ORDER]
+"""The DISCARD action of every card position."""
+
+_Pool = tuple[dict[str, list[str]], list[str], int, list[str], list[CanastaAction]]
+
+
+def _hand_pool(hand: Counter[str]) -> _Pool:
+    """A hand by kind, each in card order: naturals by rank, 2s, jokers (a number), black
+    threes; and the DISCARD action of each distinct card, in card order. One pass over the
+    hand's distinct cards sorted by position (plain integers)."""
+    order = _TOKEN_ORDER
+    try:
+        positions = [order[c] for c in hand]
+    except KeyError:  # not a standard token: the plain path
+        return _tokens_pool(_sorted_tokens(hand.elements()))
+    positions.sort()
+    by_order = _BY_ORDER
+    kinds = _POS_KIND
+    disc = _POS_DISCARD
+    nat: dict[str, list[str]] = {}
+    twos: list[str] = []
+    b3: list[str] = []
+    discards: list[CanastaAction] = []
+    jokers = 0
+    for p in positions:
+        c = by_order[p]
+        k = hand[c]
+        if k < 1:
+            continue
+        discards.append(disc[p])
+        kind = kinds[p]
+        if kind == 4:
+            lst = nat.get(c[0])
+            if lst is None:
+                nat[c[0]] = [c] * k
+            elif k == 1:
+                lst.append(c)
+            else:
+                lst.extend([c] * k)
+        elif kind == 2:
+            twos.extend([c] * k)
+        elif kind == 1:
+            jokers += k
+        elif kind == 3:
+            b3.extend([c] * k)
+    return nat, twos, jokers, b3, discards
+
+
+def _tokens_pool(tokens: list[str]) -> _Pool:
+    """:func:`_hand_pool` of the sorted cards ``tokens`` (any tokens)."""
+    nat: dict[str, list[str]] = {}
+    twos: list[str] = []
+    b3: list[str] = []
+    discards: list[CanastaAction] = []
+    jokers = 0
+    prev = ""
+    for c in tokens:
+        if c != prev:
+            discards.append(_DISCARDS.get(c) or _keyed(CanastaAction("discard", (), c)))
+            prev = c
+        k = _KIND.get(c, 0)
+        if k == 1:
+            jokers += 1
+        elif k == 2:
+            twos.append(c)
+        elif k == 3:
+            b3.append(c)
+        elif k == 4:
+            lst = nat.get(c[0])
+            if lst is None:
+                nat[c[0]] = [c]
+            else:
+                lst.append(c)
+    return nat, twos, jokers, b3, discards
+
+
 _SORT_KEY: Final = attrgetter("_key")
 _FIRST: Final = itemgetter(0)
 """The listing's sort key: every listed action has its sort key set (see ``_trusted``)."""
@@ -129,11 +207,16 @@ def _option_shapes(nat: int, twos: int, jokers: int, old_n: int, old_w: int, n_m
 _VALID: Final[dict[tuple[Any, ...], bool]] = {}
 """Whether a generated one-group MELD is legal, by everything that decides it (see
 :meth:`CanastaState._meld_candidates`)."""
-_SINGLES: Final[dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]] = {}
+_SINGLES: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
 """The legal one-group MELDs of a rank, as ``(n, t, j)`` (:func:`_option_shapes`), by
 everything that decides them (see :meth:`CanastaState._meld_candidates`)."""
 _WILD_SINGLES: Final[dict[tuple[Any, ...], tuple[tuple[int, int], ...]]] = {}
 """The legal one-group WILD MELDs, as ``(t, j)`` (2s, jokers), by everything that decides them."""
+_BASE_IDS: Final[dict[tuple[Any, ...], int]] = {}
+"""A small number for each position context of :meth:`CanastaState._meld_candidates` (the
+side's canastas up to the number needed to go out, opened, requirement, the rules), a
+part of the ``_SINGLES`` keys; few values ever occur (``_BASE_CAP`` bounds them)."""
+_BASE_CAP: Final = 1 << 10
 _COMBO_VALID: Final[dict[tuple[Any, ...], bool]] = {}
 """Whether a generated multi-group MELD or TAKE_PILE is legal, by its shape and everything
 else that decides it (see :meth:`CanastaState._combo_actions`)."""
@@ -151,52 +234,62 @@ _RANK_CLASS: Final = {k: rank_value(k) for k in NATURAL_RANKS}
 
 
 _Part = tuple[int, int, tuple[int, ...]]
-_NORMAL: Final[dict[Group, tuple[Group, _Part, bytes]]] = {}
-"""A generated group's canonical form (cards in canonical order), its part of the sort
-key and the same as bytes (see :func:`_action`), by the group as generated. Keys and values hold only strings and integers, so the
-garbage collector never has to visit them (a memo of the actions themselves would grow
-without bound in long runs, and every full collection would walk it)."""
+_Listed = tuple[bytes, CanastaAction]
+"""A generated action with its sort key as bytes (see :func:`_action`)."""
+
+_ONE: Final[dict[Group, _Listed]] = {}
+"""The one-group MELD of a generated group (cards in the generated order), with its sort
+key as bytes (:func:`_action`): the action's ``groups[0]`` is the group's canonical form
+(cards in canonical order) and its ``_key[2][0]`` the group's part of the sort key, which
+the multi-group actions are made of. Actions are immutable values: a listing shares
+them, as it shares the DISCARD actions."""
+_MELD_ORDER: Final = KIND_ORDER["meld"]
 
 
-def _normal(group: Group) -> tuple[Group, _Part, bytes]:
-    got = _NORMAL.get(group)
+def _one(group: Group) -> _Listed:
+    got = _ONE.get(group)
     if got is None:
         key, cards = group
         order = _ORDER
         cs = tuple(sorted(cards, key=order.__getitem__))
         positions = [order[c] for c in cs]
         ko = _KEY_ORDER[key]
-        got = ((key, cs), (ko, len(cs), tuple(positions)), bytes([ko, len(cs)] + positions))
-        if len(_NORMAL) >= _MEMO_CAP:
-            _NORMAL.clear()
-        _NORMAL[group] = got
+        obj = object.__new__(_ACTION_TYPE)
+        object.__setattr__(obj, "kind", "meld")
+        object.__setattr__(obj, "groups", ((key, cs),))
+        object.__setattr__(obj, "card", "")
+        object.__setattr__(obj, "_key", (_MELD_ORDER, -1, ((ko, len(cs), tuple(positions)),)))
+        got = (bytes([ko, len(cs)] + positions), obj)
+        if len(_ONE) >= _MEMO_CAP:
+            _ONE.clear()
+        _ONE[group] = got
     return got
-
-
-_Listed = tuple[bytes, CanastaAction]
-"""A generated action with its sort key as bytes (see :func:`_action`)."""
 
 
 def _action(kind: str, groups: tuple[Group, ...]) -> _Listed:
     """The engine's action of ``kind`` (``meld`` or ``take``) and ``groups`` (distinct keys):
     equal to ``CanastaAction(kind, groups)``, normalized as ``CanastaAction._trusted`` does
-    (groups by key, cards in canonical order, the sort key set), from memoized groups.
+    (groups by key, cards in canonical order, the sort key set), from memoized groups
+    (:func:`_one`; a one-group MELD is the memoized action itself).
 
     With it, the part of its sort key after the kind (the same for every generated one) as
     bytes: per group its key's position, its number of cards and the cards' positions
     (all below 256). The groups' lengths come before their cards, so bytes compare as
     the sort keys do, and equal bytes mean equal actions."""
     if len(groups) == 1:
-        g, part, raw = _normal(groups[0])
-        ngroups: tuple[Group, ...] = (g,)
-        parts: tuple[_Part, ...] = (part,)
+        got = _one(groups[0])
+        if kind == "meld":
+            return got
+        raw, single = got
+        ngroups: tuple[Group, ...] = single.groups
+        parts: tuple[_Part, ...] = single._key[2]  # type: ignore[index]
     else:
-        normals = [_normal(g) for g in groups]
-        dec = [(normals[i][1][0], i) for i in range(len(normals))]
+        normals = [_one(g) for g in groups]
+        dec = [(normals[i][1]._key[2][0][0], i) for i in range(len(normals))]  # type: ignore[index]
         dec.sort()
-        ngroups = tuple([normals[i][0] for _k, i in dec])
-        parts = tuple([normals[i][1] for _k, i in dec])
-        raw = b"".join([normals[i][2] for _k, i in dec])
+        ngroups = tuple([normals[i][1].groups[0] for _k, i in dec])
+        parts = tuple([normals[i][1]._key[2][0] for _k, i in dec])  # type: ignore[index]
+        raw = b"".join([normals[i][0] for _k, i in dec])
     obj = object.__new__(_ACTION_TYPE)
     object.__setattr__(obj, "kind", kind)
     object.__setattr__(obj, "groups", ngroups)
@@ -898,40 +991,15 @@ class CanastaState(State):
             if self.decline_allowed:
                 out.append(DECLINE)
             return list[Action](out)
-        tokens = _hand_tokens(self.hands[seat])
-        out = _sorted_unique(self._meld_candidates(self._listing_context(seat), False, tokens))
-        prev = ""
-        for c in tokens:
-            if c != prev:
-                out.append(_DISCARDS.get(c) or _keyed(CanastaAction("discard", (), c)))
-                prev = c
+        pool = _hand_pool(self.hands[seat])
+        out = _sorted_unique(self._meld_candidates(self._listing_context(seat), False, pool))
+        out.extend(pool[4])
         return list[Action](out)
 
-    def _pool(self, seat: int, tokens: list[str] | None = None
-              ) -> tuple[dict[str, list[str]], list[str], int, list[str]]:
-        """The hand of ``seat`` (``tokens``: its cards sorted, when the caller has them) by
-        kind, each in card order: naturals by rank, 2s, jokers (a number), black threes."""
-        if tokens is None:
-            tokens = _hand_tokens(self.hands[seat])
-        nat: dict[str, list[str]] = {}
-        twos: list[str] = []
-        b3: list[str] = []
-        jokers = 0
-        kinds = _KIND
-        for c in tokens:
-            k = kinds.get(c, 0)
-            if k == 1:
-                jokers += 1
-            elif k == 2:
-                twos.append(c)
-            elif k == 3:
-                b3.append(c)
-            elif k == 4:
-                lst = nat.get(c[0])
-                if lst is None:
-                    nat[c[0]] = [c]
-                else:
-                    lst.append(c)
+    def _pool(self, seat: int) -> tuple[dict[str, list[str]], list[str], int, list[str]]:
+        """The hand of ``seat`` by kind, each in card order: naturals by rank, 2s, jokers (a
+        number), black threes (:func:`_hand_pool`)."""
+        nat, twos, jokers, b3, _discards = _hand_pool(self.hands[seat])
         return nat, twos, jokers, b3
 
     def _valid_one(self, seat: int, key: str, opt: tuple[str, ...], twos: int, jokers: int,
@@ -1125,28 +1193,37 @@ class CanastaState(State):
             groups.append(("BLACK3", tuple(b3)))
         return tuple(groups)
 
-    def _meld_candidates(self, ctx: _Context, plain: bool = False, tokens: list[str] | None = None
+    def _meld_candidates(self, ctx: _Context, plain: bool = False, pool: _Pool | None = None
                          ) -> list[_Listed]:
         """Every listed legal MELD action of the current player, with its sort key as bytes
         (:func:`_action`; a combination may repeat a one-group meld: the caller
-        deduplicates).
+        deduplicates). ``pool``: :func:`_hand_pool` of the hand, when the caller has it.
 
         One-group melds of a rank are made from the first ``n`` naturals of the rank, the
         first ``t`` 2s and ``j`` jokers (:func:`_option_shapes`); which of them are legal
         depends on the cards only through their numbers (see :meth:`_valid_one`), so the
-        legal ``(n, t, j)`` are memoized (``_SINGLES``) on those numbers, and only legal
-        melds are made into actions.
+        legal ``(n, t, j)`` are memoized (``_SINGLES``) on those numbers, packed in one
+        integer, and only legal melds are made into actions (memoized ones, :func:`_one`).
+        Only the ranks that can meld are visited: two or more naturals in hand, or a meld
+        of the rank on the side's table and a card to add to it.
         """
         seat = self.current
         side = self.side_of[seat]
-        melds = self.melds[side]
-        nat, twos, jokers, b3 = self._pool(seat, tokens)
+        if pool is None:
+            pool = _hand_pool(self.hands[seat])
+        nat, twos, jokers, b3, _discards = pool
         r = self.rules
         hand_size, canastas, stats = ctx
         # only whether 0, 1 or 2+ cards stay in hand matters, and canastas up to the number
         # needed to go out (one-group melds make at most one more)
         base = (min(canastas, r.canastas_to_go_out), self.opened[side], self.requirement[side], r.ratio,
                 r.substituted, r.wild_meld_allowed, r.canastas_to_go_out, r.canasta_meets_opening)
+        bid = _BASE_IDS.get(base)
+        if bid is None:
+            if len(_BASE_IDS) >= _BASE_CAP:
+                _BASE_IDS.clear()
+                _SINGLES.clear()
+            bid = _BASE_IDS[base] = len(_BASE_IDS)
         out: list[_Listed] = []
         ntw = len(twos)
         tw = tuple(twos)
@@ -1154,17 +1231,26 @@ class CanastaState(State):
         j3 = min(jokers, 3)
         ratio = r.ratio
         singles = _SINGLES
-        for k in NATURAL_RANKS:
+        # the ranks to visit: two or more naturals in hand, or melded (with a card to add)
+        ranks = [k for k, cs in nat.items() if len(cs) >= 2 or k in stats]
+        if ntw or jokers:
+            for k in stats:
+                if k not in nat and k in _RANK_CLASS:
+                    ranks.append(k)
+        bpart = (bid * 4 + t3) * 4 + j3
+        for k in ranks:
             cards = nat.get(k)
             stat = stats.get(k)
-            if stat is None:
-                if cards is None or len(cards) < 2:
-                    continue
-            elif not (cards or ntw or jokers):
-                continue
             ncards = tuple(cards) if cards else ()
             nn = len(ncards)
-            mkey = (_RANK_CLASS[k], nn, t3, j3, stat, min(hand_size, nn + 5), base)
+            # (base, wild cards, rank value, naturals, the meld, cards in hand up to nn + 5)
+            # in one integer: every field is below its factor (nn <= 16 with 4 packs)
+            if stat is None:
+                mkey = ((((bpart * 32 + _RANK_CLASS[k]) * 32 + nn) * 1024) * 64
+                        + min(hand_size, nn + 5))
+            else:
+                mkey = ((((bpart * 32 + _RANK_CLASS[k]) * 32 + nn) * 1024 + 1 + stat[0] * 4 + stat[1]) * 64
+                        + min(hand_size, nn + 5))
             shapes = singles.get(mkey)
             if shapes is None:
                 if stat is None:
@@ -1182,7 +1268,10 @@ class CanastaState(State):
                     singles.clear()
                 singles[mkey] = shapes
             for n, t, j in shapes:
-                out.append(_action("meld", ((k, ncards[:n] + tw[:t] + ("JK",) * j),)))
+                if t or j:
+                    out.append(_one((k, ncards[:n] + tw[:t] + ("JK",) * j)))
+                else:
+                    out.append(_one((k, ncards[:n])))
         if r.wild_meld_allowed:
             wstat = stats.get("WILD")
             lo = 1 if wstat is not None else 3

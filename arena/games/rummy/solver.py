@@ -644,39 +644,46 @@ def _moves_live(code: int, p: int, c: int, sets_ok: bool, sh: int, n1: int, n2: 
 
 def _states_bound(pool: Sequence[int]) -> int:
     """An upper bound on the states :func:`max_cover` (no ``keep``, no limit) holds after
-    any stage of ``pool``: per suit the run codes its cards allow, times the set counts."""
+    any stage of ``pool``: the product over the suits of the run codes each suit can reach
+    alone (:func:`_suit_reach`, exact for the suit), times the set counts."""
     rank = _RANK
-    per: list[list[int]] = []
-    for s in range(4):
-        base = s * 13
-        la = min(pool[base + ACE], 2) + 1
-        g = []
-        stretch = 0
-        for q in range(14):
-            k = pool[base + rank[q]]
-            if not k:
-                stretch = 0
-                g.append(la)
-                continue
-            stretch += 1
-            n = 1 + min(stretch, 2) + (stretch >= 3) + (stretch >= 3 and stretch == q + 1)
-            g.append(la * (n if k == 1 else n * (n + 1) // 2))
-        per.append(g)
+    sets = 0
+    for p in range(1, 14):
+        r = rank[p]
+        if (pool[r] > 0) + (pool[13 + r] > 0) + (pool[26 + r] > 0) + (pool[39 + r] > 0) >= 3:
+            sets |= 1 << p
+    per = [_suit_reach(tuple(pool[s * 13:s * 13 + 13]), sets) for s in range(4)]
     best = 1
     for p in range(14):
         b = 1
-        for s in range(4):
-            g = per[s]
+        for g in per:
             b *= g[p] if not p or g[p] >= g[p - 1] else g[p - 1]
-        if p:
+        if sets >> p & 1:
             r = rank[p]
-            ks = (pool[r], pool[13 + r], pool[26 + r], pool[39 + r])
-            if (ks[0] > 0) + (ks[1] > 0) + (ks[2] > 0) + (ks[3] > 0) >= 3:
-                b *= min(15, (1 + min(ks[0], 2)) * (1 + min(ks[1], 2)) * (1 + min(ks[2], 2))
-                         * (1 + min(ks[3], 2)))
+            b *= min(15, (1 + min(pool[r], 2)) * (1 + min(pool[13 + r], 2)) * (1 + min(pool[26 + r], 2))
+                     * (1 + min(pool[39 + r], 2)))
         if b > best:
             best = b
     return best
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_reach(counts: tuple[int, ...], sets: int) -> tuple[int, ...]:
+    """Per position, how many run codes (:func:`_options`) one suit with ``counts`` (13
+    ranks) can hold after its card there, alone (``sets``: the positions whose cards may
+    go to sets). Every state of the search holds one of them for each suit."""
+    codes = {0}
+    out = []
+    for p in range(14):
+        c = counts[_RANK[p]]
+        pc = _PCLASS[p]
+        if c == 0 and pc != 13:
+            codes = {code - code % 25 for code in codes if _CLOSED[code]}
+        else:
+            codes = {o[0] for code in codes
+                     for o in _options(code, pc, c, c if p else 2, bool(sets >> p & 1))}
+        out.append(len(codes))
+    return tuple(out)
 
 
 def _live_cover_melds(pool: Sequence[int]) -> tuple[tuple[int, ...], ...]:

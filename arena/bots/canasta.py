@@ -63,6 +63,37 @@ class CanastaHeuristicAgent(Agent):
         choice: Action = self._draw(obs, legal) if obs.phase == "draw" else self._play(obs, legal)
         return choice
 
+    def ranked(self, observation: Any, legal_actions: Sequence[Action]) -> list[Action]:
+        """The legal actions best first by this bot's own scores (its choice first): for the
+        search bot's candidates (``pimc``'s ``width``), not used by :meth:`act`. Draw phase:
+        the pile takes by the order :meth:`_draw` uses, then the rest; play phase: the
+        melds by :meth:`_meld_score` (going out first), then the discards by their cost."""
+        obs = observation
+        legal = list(legal_actions)
+        first = self.act(obs, legal)
+        if obs.phase == "draw":
+            takes = sorted((a for a in legal if a.kind == "take"),
+                           key=lambda a: (sum(_wild(c) for c in a.cards), -len(a.cards), a.sort_key()))
+            rest = [a for a in legal if a.kind != "take"]
+            order = takes + rest
+        else:
+            hand_size = len(obs.hand)
+            my_melds = dict(obs.melds[obs.side])
+
+            def meld_key(a: Any) -> float:
+                used = len(a.cards)
+                if used == hand_size:
+                    return 1e9
+                return self._meld_score(a, my_melds) + (1000 if hand_size - used <= 1 else 0)
+
+            melds = sorted((a for a in legal if a.kind == "meld"), key=lambda a: -meld_key(a))
+            discards = [a for a in legal if a.kind == "discard"]
+            order = melds + self._discard_order(obs, discards) + \
+                [a for a in legal if a.kind not in ("meld", "discard")]
+        out = [first]
+        out.extend(a for a in order if a != first)
+        return out
+
     # -- draw phase ----------------------------------------------------------
     def _draw(self, obs: Any, legal: list[Any]) -> Any:
         kinds = {a.kind for a in legal}
@@ -117,7 +148,13 @@ class CanastaHeuristicAgent(Agent):
         return score
 
     def _discard(self, obs: Any, legal: list[Any]) -> Any:
-        discards = [a for a in legal if a.kind == "discard"]
+        return self._discard_order(obs, [a for a in legal if a.kind == "discard"])[0]
+
+    @staticmethod
+    def _discard_order(obs: Any, discards: list[Any]) -> list[Any]:
+        """The discards, cheapest first (the first is :meth:`_discard`'s choice)."""
+        if not discards:
+            return []
         counts = Counter(c[0] if c != "JK" else "JK" for c in obs.hand)
         opp_ranks: set[str] = set()
         for side, melds in enumerate(obs.melds):
@@ -139,7 +176,7 @@ class CanastaHeuristicAgent(Agent):
                 k += 15
             return (k, -_VALUE[r], a.sort_key())
 
-        return min(discards, key=cost)
+        return sorted(discards, key=cost)
 
 
 def _random(seed: int | str = 0, **_: Any) -> Agent:

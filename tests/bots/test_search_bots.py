@@ -440,3 +440,37 @@ def test_rummy_anytime_heuristic_is_the_heuristic_without_a_deadline_and_stops_a
                 cut += 1
         state.apply_action(choice)
     assert compared > 10 and cut > 0
+
+
+def test_canasta_ranked_starts_with_the_heuristics_choice_and_mid_hand_value() -> None:
+    """The canasta heuristic's ``ranked`` (pimc's candidate order) is a permutation of the
+    legal actions led by its own choice, melds before discards in the play phase, the
+    discards cheapest first; the mid-hand value of a depth-limited rollout is the cumulative
+    score plus the hand's score so far, and 0 for both sides at the deal (nothing melded,
+    cards in hand counted against)."""
+    from arena.bots.canasta import CanastaHeuristicAgent
+    from arena.bots.search.flat import _canasta_points
+
+    game = get_game("canasta", preset="classic", deals=1)
+    state = game.new_initial_state(seed=4)
+    bot = CanastaHeuristicAgent()
+    start = _canasta_points(game, state)
+    assert start[0] == start[2] and start[1] == start[3] and start[0] < 0
+    checked = 0
+    while not state.is_terminal() and checked < 60:
+        seat = state.current_player()
+        obs: Any = state.observation(seat)
+        legal = state.legal_actions()
+        choice = bot.act(obs, legal)
+        order = bot.ranked(obs, legal)
+        assert order[0] == choice and sorted(map(str, order)) == sorted(map(str, legal))
+        kinds = [a.kind for a in order[1:]]
+        if obs.phase == "play" and "meld" in kinds and "discard" in kinds:
+            assert max(i for i, k in enumerate(kinds) if k == "meld") < \
+                min(i for i, k in enumerate(kinds) if k == "discard")
+        if choice.kind == "discard":
+            assert choice == next(a for a in order if a.kind == "discard")
+        state.apply_action(choice)
+        checked += len(legal) > 1
+    pts = _canasta_points(game, state)
+    assert pts[0] == pts[2] and pts[1] == pts[3]

@@ -20,7 +20,7 @@ At each decision with more than one legal action the bot
    the first candidate).
 
 Budget (bot options): ``playouts`` (rollouts per decision, over all candidates; rounds
-of one determinization each, at least one round; default 32, calypso and canasta 12,
+of one determinization each, at least one round; default 32, calypso 12, canasta 48,
 auction 16 determinizations, rummy 48) and ``ms`` (default 150: **wall time per
 decision**, at most; 0 = none). The wall budget counts from the moment the information
 set is built (the referee builds it inside the decision's time) and is checked inside
@@ -38,9 +38,21 @@ solve and stops at 40% of the budget (80% on a held turn, which is not searched)
 table found so far; without a budget (``ms=0``) it is the heuristic's exact choice. The
 whole-table solve is not started past half the budget nor when the match's slowest one so
 far would pass the budget. ``width`` (default 6, calypso and canasta 3) caps the candidates. ``depth``
-(default 0 = to the end of the deal; rummy 8) stops a rollout after that many
+(default 0 = to the end of the deal; rummy and canasta 8) stops a rollout after that many
 decisions; rummy then values each hand as the deal's scoring would (minus its card
-values, or 10 a card before the first meld). ``gate`` (default 0; rummy 1.5).
+values, or 10 a card before the first meld), canasta each side as the hand's scoring
+would with nobody out (melds, canasta bonuses, red threes, minus the cards its players
+hold: :func:`_canasta_points`). ``gate`` (default 0; rummy and canasta 1.5).
+Canasta classic at ``playouts=12&width=3`` (no depth, no gate) and candidates in the
+listing's order was not shown stronger than the heuristic (-40.8 points/deal [-263, +182],
+10 deals of seed 2929); the candidates now come in the heuristic's own order
+(``CanastaHeuristicAgent.ranked``: its melds by its score, then its discards cheapest
+first), rollouts stop after 8 decisions (about a quarter of a full one's cost, so more
+determinizations fit the budget) and the gate keeps the heuristic's choice unless
+another is clearly better; tuning on 12 deals of seed 5151 (load 7-36): defaults then
+-121.7 [-328, +85], ranked only -55.6 [-164, +52], ranked with gate 1.5 +1.7 [-48, +51],
+with depth 8 and 48 playouts too +14.0 [-13.9, +41.8]; the reporting run on other seeds is
+in ``tests/benchmarks/search/README.md``.
 The defaults aim at a p99 decision under 500 ms and the slowest under the example
 tournaments' 2,000 ms deadline on the loaded 2-core machine of issue 29 (met there by
 auction, calypso and canasta; rummy, whose solves cannot be cut short, had p99 3.0 s and
@@ -190,6 +202,24 @@ def _rummy_points(state: State) -> list[float]:
     return out
 
 
+def _canasta_points(game: Game, state: State) -> list[float]:
+    """Canasta, mid-hand: each seat's side's cumulative score plus what the hand would score
+    for it if it ended now with nobody going out (melds, canasta bonuses, red threes, minus
+    the cards its players hold; :func:`arena.games.canasta.scoring.score_side`)."""
+    from arena.games.canasta.scoring import score_side
+
+    rules: Any = getattr(game, "rules")
+    obs: list[Any] = [state.observation(s) for s in range(game.num_players)]
+    sides = obs[0].seat_sides
+    per_side = []
+    for side in range(len(obs[0].scores)):
+        held = [c for s, o in enumerate(obs) if sides[s] == side for c in o.hand]
+        hs = score_side(rules, dict(obs[0].melds[side]), (), len(obs[0].red_threes[side]),
+                        False, False, held, False)
+        per_side.append(float(obs[0].scores[side] + hs.total))
+    return [per_side[sides[s]] for s in range(game.num_players)]
+
+
 def _value(game: Game, state: State, seat: int, ended: bool) -> float:
     """The seat's side's points minus the mean of the other sides' points."""
     teams = game.teams()
@@ -199,6 +229,8 @@ def _value(game: Game, state: State, seat: int, ended: bool) -> float:
         pts = [float(per_side[s % 2]) for s in range(4)]
     elif game.name == "rummy" and not ended and not state.is_terminal():
         pts = _rummy_points(state)
+    elif game.name == "canasta" and not ended and not state.is_terminal():
+        pts = _canasta_points(game, state)
     else:
         pts = [float(x) for x in game.match_points(state)]
     mine = next(t for t in teams if seat in t)
@@ -354,8 +386,9 @@ class DeterminizedAgent(Agent):
         if self.game_name == "auction":
             return self._auction_bid(observation, infoset, base)
         ranked = getattr(self._policy, "ranked", None)
-        # the heuristic's own order when it has one (calypso: its one-trick score), so the
-        # width keeps its best alternatives, not the lowest card ids
+        # the heuristic's own order when it has one (calypso: its one-trick score; canasta:
+        # its meld score, then discard cost), so the width keeps its best alternatives, not
+        # the lowest card ids
         order = ranked(observation, legal_actions) if ranked is not None else legal_actions
         candidates: list[Action] = [base]
         for a in order:
@@ -862,7 +895,7 @@ DEFAULT_MS = 150.0
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "calypso": {"playouts": 12, "width": 3},
-    "canasta": {"playouts": 12, "width": 3},
+    "canasta": {"playouts": 48, "width": 3, "depth": 8, "gate": 1.5},
     "auction": {"playouts": 16},
     "rummy": {"solver_states": 500, "solver_pool": 48},
 }

@@ -32,7 +32,11 @@ by 10-20 % between runs on a shared machine; each figure uses the mean of the tw
   reply the sizes of a DecisionRequest and a Decision envelope, :func:`benchkit.plain_grpc`):
   the 8-match figure is the route's decisions/s over its rate, goal
   :data:`GOAL_8` (a ratio, not an absolute rate: absolute rates follow the day of a
-  shared machine; a baseline measured in the same run cancels part of that).
+  shared machine; a baseline measured in the same run cancels part of that). Its
+  CPU per exchange (client and server) is printed beside the route's CPU per
+  decision (every process together), and the ratio the route could reach if every
+  core were busy at that cost (cores / route CPU per decision / plain rate): the
+  ceiling that only less CPU per decision raises.
 
 Redis: without ``--redis-url`` a redis-server of the bench's own on a free port,
 stopped at the end; with it, only keys under the run's prefix, the Celery broker's
@@ -315,6 +319,17 @@ def measure(args: argparse.Namespace, target: RedisTarget) -> dict[str, Any]:
     figures[f"route_{CONCURRENT}_rate_over_plain_grpc_{CONCURRENT}"] = ratio
     figures["goal"] = GOAL_8
     figures["goal_met"] = ratio >= GOAL_8
+    # what the two sides of the plain exchange cost, beside what a routed decision
+    # costs every process together; and the most decisions/s the machine's cores
+    # could give at that cost, over the plain rate: the highest ratio this route
+    # could reach here with every core busy
+    plain_cpu = {side: sum(figures[f"plain_grpc_{CONCURRENT}{s}"]["cpu_ms_per_reply"][side]
+                           for s in ("", "_after")) / 2 for side in ("client", "server")}
+    figures[f"plain_grpc_{CONCURRENT}_cpu_ms"] = plain_cpu
+    route_cpu = sum(v for k, v in figures[f"route_{CONCURRENT}"]["cpu_ms_per_decision"].items() if k != "workers")
+    figures[f"route_{CONCURRENT}_cpu_ms"] = route_cpu
+    figures["cores"] = os.cpu_count() or 1
+    figures[f"route_{CONCURRENT}_ceiling"] = figures["cores"] * 1000 / route_cpu / plain8
     return figures
 
 
@@ -355,6 +370,11 @@ def report(figures: dict[str, Any]) -> None:
     print(f"  {n} matches: route decisions/s / plain gRPC with {n} in flight (mean of before and after: "
           f"{figures[f'plain_grpc_{n}_rate']:.0f}/s) = {ratio:.2f}  (goal >= {figures['goal']:.2f}: "
           f"{'met' if figures['goal_met'] else 'NOT met'})")
+    plain_cpu = figures[f"plain_grpc_{n}_cpu_ms"]
+    print(f"  CPU ms per exchange of plain gRPC with {n} in flight: client {plain_cpu['client']:.3f}, server "
+          f"{plain_cpu['server']:.3f}; a routed decision, every process: {figures[f'route_{n}_cpu_ms']:.3f}; "
+          f"with all {figures['cores']} cores busy at that cost the {n}-match ratio could reach "
+          f"{figures[f'route_{n}_ceiling']:.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:

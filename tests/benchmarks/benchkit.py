@@ -243,10 +243,12 @@ asyncio.run(main())
 """
 
 
-def plain_grpc(request_bytes: int, reply_bytes: int, in_flight: int, seconds: float) -> dict[str, float]:
+def plain_grpc(request_bytes: int, reply_bytes: int, in_flight: int, seconds: float) -> dict[str, Any]:
     """Plain grpc.aio ping-pong with ``in_flight`` requests outstanding on one
     bidirectional stream (see the module docstring): replies per second over
-    ``seconds`` after a warm-up, and the p50/p99 of each request's round trip."""
+    ``seconds`` after a warm-up, the p50/p99 of each request's round trip, and the
+    CPU milliseconds per reply of each side over the whole exchange, warm-up
+    included (``cpu_ms_per_reply``: ``client``, this process; ``server``, the child)."""
     import grpc
 
     proc = subprocess.Popen([sys.executable, "-c", PING_PONG_SERVER, str(reply_bytes)],
@@ -266,6 +268,7 @@ def plain_grpc(request_bytes: int, reply_bytes: int, in_flight: int, seconds: fl
             t0 = time.perf_counter() + min(1.0, seconds / 4)  # after the warm-up
             end = t0 + seconds
             received = 0
+            nonlocal replies
 
             async def writer() -> None:
                 while time.perf_counter() < end:
@@ -275,8 +278,9 @@ def plain_grpc(request_bytes: int, reply_bytes: int, in_flight: int, seconds: fl
                 await call.done_writing()
 
             async def reader() -> None:
-                nonlocal received
+                nonlocal received, replies
                 async for _ in call:
+                    replies += 1
                     now = time.perf_counter()
                     began = sent.popleft()
                     window.release()
@@ -288,11 +292,17 @@ def plain_grpc(request_bytes: int, reply_bytes: int, in_flight: int, seconds: fl
             await asyncio.gather(writer(), reader())
             return times, received / seconds
 
+    replies = 0
+    server_cpu, client_cpu = cpu_seconds(proc.pid), time.process_time()
     try:
         times, rate = asyncio.run(run())
+        client_cpu = time.process_time() - client_cpu
+        server_cpu = cpu_seconds(proc.pid) - server_cpu
     finally:
         proc.terminate()
         proc.wait()
+    per = 1e3 / max(1, replies)
     return {"rate": rate, "p50_ms": percentile(times, 0.5) * 1e3,
             "p99_ms": percentile(times, 0.99) * 1e3, "n": len(times), "in_flight": in_flight,
-            "request_bytes": request_bytes, "reply_bytes": reply_bytes}
+            "request_bytes": request_bytes, "reply_bytes": reply_bytes,
+            "cpu_ms_per_reply": {"client": client_cpu * per, "server": server_cpu * per}}

@@ -338,7 +338,10 @@ class RummyState(State):
         keys, texts, toks = tab.keys, tab.texts, tab.toks
         # (meld texts, layout in tokens, recipe, hand cards laid), one per distinct layout
         found: list[tuple[list[str], tuple[tuple[str, ...], ...], _Recipe, tuple[int, ...]]] = []
-        best = solver.initial_melds_of(once, twice, LEGAL_MAX_STATES)
+        # the best play from the hand alone (see solver.best_initial_meld_of) and the melds
+        # of the hand (distinct melds give distinct layouts)
+        best, hand_melds = solver.listing_melds(
+            once, twice, MAX_SIMPLE_PLAYS if not self.melded[seat] else MAX_SIMPLE_PLAYS // 2, LEGAL_MAX_STATES)
         best_meld: tuple[int, ...] | None = None
         if best is not None:
             if len(best) == 1:
@@ -360,8 +363,6 @@ class RummyState(State):
                     ntoks.insert(pos, meld_tokens(m))
                     layout.insert(pos, m)
                 found.append((t, tuple(ntoks), tuple(layout), tuple(sorted([c for m in best for c in m]))))
-        # new melds from the hand (distinct melds give distinct layouts)
-        hand_melds = solver.melds_of(once, MAX_SIMPLE_PLAYS if not self.melded[seat] else MAX_SIMPLE_PLAYS // 2)
         for m in hand_melds:
             if m == best_meld:
                 continue  # the same layout as the best play

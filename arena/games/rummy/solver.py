@@ -1030,25 +1030,22 @@ def _extensions_of(meld: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], 
     return tuple(out)
 
 
-_MELDS_OF: dict[tuple[int, int, int], tuple[tuple[int, ...], ...] | None] = {}
-"""Memo of :func:`initial_melds_of` on the hand's masks (before the live cards are found)."""
-
-
 def initial_melds_of(once: int, twice: int, max_states: int = DEFAULT_MAX_STATES
                      ) -> tuple[tuple[int, ...], ...] | None:
     """The melds of :func:`best_initial_meld_of` (``None`` when it is ``None``): the engine's
     legal-action listing, which needs only them (not the cover's counts of work)."""
-    key = (once, twice, max_states)
-    try:
-        return _MELDS_OF[key]
-    except KeyError:
-        pass
-    live = _live_mask(once)
-    melds = _live_melds(live, twice & live, max_states)
-    if len(_MELDS_OF) >= 1 << 16:
-        _MELDS_OF.clear()
-    _MELDS_OF[key] = melds
-    return melds
+    live = _meld_mask(once)
+    return _live_melds(live, twice & live, max_states)
+
+
+def listing_melds(once: int, twice: int, limit: int, max_states: int = DEFAULT_MAX_STATES
+                  ) -> tuple[tuple[tuple[int, ...], ...] | None, tuple[tuple[int, ...], ...]]:
+    """``(initial_melds_of(once, twice, max_states), melds_of(once, limit))``, the live
+    cards found once: the cards that lie in a meld of the hand (:func:`_meld_mask`) are
+    its live cards, since every card of such a meld is live by the same meld (one pass
+    of :func:`_live_mask` reaches its fixpoint)."""
+    live = _meld_mask(once)
+    return _live_melds(live, twice & live, max_states), _hand_melds(live)[:limit]
 
 
 @lru_cache(maxsize=1 << 14)

@@ -141,6 +141,8 @@ def test_initial_melds_of_equals_the_solver() -> None:
         ref = solver.best_initial_meld_of(masks[0], masks[1], budget)
         got = solver.initial_melds_of(masks[0], masks[1], budget)
         assert got == (None if ref is None else ref.melds), pool
+        assert solver.listing_melds(masks[0], masks[1], 12, budget) == (got, solver.melds_of(masks[0], 12))
+        assert solver._meld_mask(masks[0]) == solver._live_mask(masks[0])
         live = solver.live_cards(pool)
         if sum(live) <= solver.DIRECT_POOL and solver._states_bound(live) <= budget:
             fast += 1

@@ -59,6 +59,15 @@ and :func:`extensions` are memoized on the cards that can lie in a meld and on t
 table meld. ``presence``, ``best_initial_meld_of``, ``melds_of`` and
 ``extensions_of`` are the same functions on masks, for the engine's legal-action
 listing. Every memo is of a pure function with immutable results.
+
+The engine's listing needs only the melds of the best initial meld
+(:func:`initial_melds_of`, :func:`listing_melds`): there the live cards are split into
+parts that share no rank and no neighbouring cards of a suit, and each part is searched
+alone (memoized per part, one-suit parts as the first suit), without the states that
+cannot finish (a run of length 1-2 the next positions cannot grow). That gives the melds
+of the whole search whenever the whole search stays within its budget, which an upper
+bound on its states per stage (:func:`_states_bound`) checks first; otherwise the whole
+search runs as before. ``tests/games/rummy/test_rummy_fast_paths.py`` compares the two.
 """
 
 from __future__ import annotations

@@ -230,6 +230,7 @@ _ORDER: Final = _CARD_ORDER
 _DISCARDS: Final = DISCARDS
 _CANASTA_REQUIRED: Final = CANASTA_REQUIRED
 _RANK_CLASS: Final = {k: rank_value(k) for k in NATURAL_RANKS}
+_RANK_INDEX: Final = {k: i for i, k in enumerate(NATURAL_RANKS)}
 """Natural ranks by value: the validity of a meld depends on its rank only through it."""
 
 
@@ -353,10 +354,6 @@ def _sorted_unique(listed: list[_Listed]) -> list[CanastaAction]:
 def _keyed(action: CanastaAction) -> CanastaAction:
     action.sort_key()
     return action
-
-
-def _wild_ok(rules: Rules, nat: int, wild: int) -> bool:
-    return wild <= 3 and (not rules.ratio or wild <= nat)
 
 
 _TWO_VALUE: Final = VALUES["2C"]
@@ -897,8 +894,13 @@ class CanastaState(State):
         if take:
             top = self.pile[-1]
             top_rank = top[0]
-        self._facts[side] = None
+        # the side's facts (_side_facts) brought up to date group by group: a new stats
+        # dict (clones share the old one), the canastas counted as melds reach 7 cards
+        _m, canastas, old_stats = self._side_facts(side)
+        stats = dict(old_stats)
+        wilds = WILDS
         for key, cards in groups:
+            nwild = 0
             for c in cards:
                 k = hand[c] - 1
                 if k:
@@ -906,6 +908,9 @@ class CanastaState(State):
                 else:
                     hand.pop(c)
                 self._reveal(seat, c)
+                if c in wilds:
+                    nwild += 1
+            old = stats.get(key)
             existed = key in melds
             meld = melds.setdefault(key, [])
             meld.extend(cards)
@@ -913,6 +918,10 @@ class CanastaState(State):
                 meld.append(top)
             if not existed and len(meld) >= 7 and key != "BLACK3":
                 self.concealed_melds[side].add(key)
+            if len(meld) >= 7 and key != "BLACK3" and (old is None or old[0] < 7):
+                canastas += 1
+            stats[key] = (len(meld), nwild + (old[1] if old is not None else 0))
+        self._facts[side] = (melds, canastas, stats)
         if take:
             for c in self.pile[:-1]:
                 if is_red3(c):
@@ -1048,14 +1057,9 @@ class CanastaState(State):
         direct = kind == "meld" and not plain
         opened = self.opened[side]
         req = self.requirement[side]
-        dec: list[tuple[int, int, str]] = []
-        i = 0
-        for k in NATURAL_RANKS:
-            if k != exclude:
-                cs = nat.get(k)
-                if cs is not None and (len(cs) >= 2 or k in melds):
-                    dec.append((-len(cs), i, k))
-            i += 1
+        rank_index = _RANK_INDEX
+        dec = [(-len(cs), rank_index[k], k) for k, cs in nat.items()
+               if k != exclude and (len(cs) >= 2 or k in melds)]
         dec.sort()
         ranks = [d[2] for d in dec]
         sizes: list[int]
@@ -1090,6 +1094,16 @@ class CanastaState(State):
         b3stat = stats.get("BLACK3")
         take = kind == "take"
         memo = _COMBO_VALID
+        # per rank: its naturals, whether it is a new meld of two naturals (which gets a 2,
+        # else a joker), the side's meld of it and that meld's cards and wild cards
+        info: dict[str, tuple[list[str], bool, tuple[int, int] | None, int, int]] = {}
+        for k in ranks:
+            cs = nat[k]
+            st = stats.get(k)
+            if st is None:
+                info[k] = (cs, len(cs) == 2, None, 0, 0)
+            else:
+                info[k] = (cs, False, st, st[0], st[1])
         for size in sizes:
             for subset in combinations(ranks, size):
                 ti = used_twos
@@ -1099,55 +1113,56 @@ class CanastaState(State):
                 nj_l: list[int] = []
                 ok = True
                 for k in subset:
-                    cl = list(nat[k])
-                    t2 = 0
-                    tj = 0
-                    if k not in melds and len(cl) == 2:
+                    cs, pair, _st, _pl, _pw = info[k]
+                    if pair:
                         if ti < ntw:
-                            cl.append(twos[ti])
+                            cards_l.append(cs + [twos[ti]])
                             ti += 1
-                            t2 = 1
+                            n2_l.append(1)
+                            nj_l.append(0)
                         elif jk:
                             jk -= 1
-                            cl.append("JK")
-                            tj = 1
+                            cards_l.append(cs + ["JK"])
+                            n2_l.append(0)
+                            nj_l.append(1)
                         else:
                             ok = False
                             break
-                    cards_l.append(cl)
-                    n2_l.append(t2)
-                    nj_l.append(tj)
+                    else:
+                        cards_l.append(list(cs))
+                        n2_l.append(0)
+                        nj_l.append(0)
                 if not ok:
                     continue
                 for greedy in (False, True):
                     if greedy:
-                        if ti >= ntw and not jk and nb3 < 3:
-                            break  # nothing to add: the plain candidate again
-                        order = sorted([(-len(cl), gi) for gi, cl in enumerate(cards_l)])
-                        for _neg, gi in order:
-                            st = stats.get(subset[gi])
-                            prior_len = st[0] if st is not None else 0
-                            prior_w = st[1] if st is not None else 0
-                            cl = cards_l[gi]
-                            while ti < ntw or jk:
-                                w = n2_l[gi] + nj_l[gi] + prior_w
-                                nn = len(cl) + prior_len - w
-                                if not _wild_ok(r, nn, w + 1):
-                                    break
-                                if jk:
-                                    jk -= 1
-                                    cl.append("JK")
-                                    nj_l[gi] += 1
-                                else:
-                                    cl.append(twos[ti])
-                                    ti += 1
-                                    n2_l[gi] += 1
+                        if ti >= ntw and not jk:
+                            if nb3 < 3:
+                                break  # nothing to add: the plain candidate again
+                        else:
+                            order = sorted([(-len(cl), gi) for gi, cl in enumerate(cards_l)])
+                            for _neg, gi in order:
+                                _cs, _pair, _st, prior_len, prior_w = info[subset[gi]]
+                                cl = cards_l[gi]
+                                while ti < ntw or jk:
+                                    w = n2_l[gi] + nj_l[gi] + prior_w
+                                    # room for one more wild card (_wild_ok)
+                                    if w >= 3 or (ratio and w + 1 > len(cl) + prior_len - w):
+                                        break
+                                    if jk:
+                                        jk -= 1
+                                        cl.append("JK")
+                                        nj_l[gi] += 1
+                                    else:
+                                        cl.append(twos[ti])
+                                        ti += 1
+                                        n2_l[gi] += 1
                     shape = list(bshape)
                     nused = bused
                     for gi in range(len(cards_l)):
                         k = subset[gi]
                         nc = len(cards_l[gi])
-                        shape.append((k, nc, n2_l[gi], nj_l[gi], stats.get(k)))
+                        shape.append((k, nc, n2_l[gi], nj_l[gi], info[k][2]))
                         nused += nc
                     rem = ntw - ti
                     # the greedy variant only: a WILD group of the wild cards left, and the
@@ -1322,8 +1337,18 @@ class CanastaState(State):
                     and (hand.get("JK", 0) or hand.get("2C", 0) or hand.get("2D", 0) or hand.get("2H", 0)
                          or hand.get("2S", 0))):
                 return []
-        nat, twos, jokers, b3 = self._pool(seat)
-        cards = nat.get(rank, [])
+        # the rank's naturals, the 2s and the jokers, in card order, read off the hand (the
+        # whole pool only for the combinations of an unopened side)
+        cards: list[str] = []
+        twos: list[str] = []
+        for suit in "CDHS":
+            k = hand.get(rank + suit, 0)
+            if k > 0:
+                cards.extend([rank + suit] * k)
+            k = hand.get("2" + suit, 0)
+            if k > 0:
+                twos.extend(["2" + suit] * k)
+        jokers = max(hand.get("JK", 0), 0)
         ctx = self._listing_context(seat)
         # One-group pickups are checked like one-group melds (see _valid_one), with what a
         # pickup adds: the top card is of the group's rank, whether the pile is frozen for
@@ -1339,12 +1364,37 @@ class CanastaState(State):
         ncards = tuple(cards)
         tw = tuple(twos)
         out: list[_Listed] = []
-        for n, t, j in _option_shapes(len(ncards), min(len(tw), 3), min(jokers, 3), old_n, old_w, 0, 1, True,
-                                      r.ratio):
-            opt = ncards[:n] + tw[:t] + ("JK",) * j
-            if self._valid_one(seat, rank, opt, t, j, stat, min(hand_size - n - t - j + gain, 2), tbase, True, ctx):
-                out.append(_action("take", ((rank, opt),)))
+        # the legal shapes memoized as the one-group melds' (_SINGLES, same packing): what
+        # decides them is tbase, the rank's value, the numbers of its naturals, 2s and jokers,
+        # its meld and the cards in hand after the pickup up to 2 (n + t + j <= nn + 6)
+        bid = _BASE_IDS.get(tbase)
+        if bid is None:
+            if len(_BASE_IDS) >= _BASE_CAP:
+                _BASE_IDS.clear()
+                _SINGLES.clear()
+            bid = _BASE_IDS[tbase] = len(_BASE_IDS)
+        nn = len(ncards)
+        t3 = min(len(tw), 3)
+        j3 = min(jokers, 3)
+        tkey = ((((((bid * 4 + t3) * 4 + j3) * 32 + _RANK_CLASS[rank]) * 32 + nn) * 1024
+                 + (1 + stat[0] * 4 + stat[1] if stat is not None else 0)) * 64 + min(hand_size + gain, nn + 8))
+        shapes = _SINGLES.get(tkey)
+        if shapes is None:
+            keep: list[tuple[int, int, int]] = []
+            for shp in _option_shapes(nn, t3, j3, old_n, old_w, 0, 1, True, r.ratio):
+                n, t, j = shp
+                opt = ncards[:n] + tw[:t] + ("JK",) * j
+                if self._valid_one(seat, rank, opt, t, j, stat, min(hand_size - n - t - j + gain, 2), tbase, True,
+                                   ctx):
+                    keep.append(shp)
+            shapes = tuple(keep)
+            if len(_SINGLES) >= _MEMO_CAP:
+                _SINGLES.clear()
+            _SINGLES[tkey] = shapes
+        for n, t, j in shapes:
+            out.append(_action("take", ((rank, ncards[:n] + tw[:t] + ("JK",) * j),)))
         if not self.opened[side] and len(ncards) >= 2:
+            nat, twos, jokers, b3 = self._pool(seat)
             cbase = tbase + (r.wild_meld_allowed, rank)
             for jj in range(0, min(jokers, 3) + 1):
                 self._combo_actions("take", nat, twos, jokers, b3, side, rank, [(rank, ncards + ("JK",) * jj)],

@@ -342,7 +342,7 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
         raise ConfigError("tournament.game", f"unknown game {game_name!r}; known: {', '.join(list_games())}")
     preset = _str(t, "preset", path)
     options = _table(t, "options", "tournament.options") or {}
-    from arena.tournaments.rounds import format_names  # registered formats (FORMATS and more)
+    from arena.tournaments.registry import format_names  # registered formats (FORMATS and more)
 
     fmt = _str(t, "format", path, required=True, choices=tuple(format_names()))
     assert fmt is not None
@@ -556,7 +556,7 @@ def _duplicate(data: dict[str, Any], game: Game, k: int) -> DuplicateSettings:
     if k < 2:
         raise ConfigError("entrants", f"a duplicate tournament needs at least 2 entrants, got {k}")
     if movement == "field":
-        from arena.tournaments.formats import field_tables
+        from arena.tournaments.movements import field_tables
 
         if field_tables(k, units, 0) is None:
             raise ConfigError("duplicate.movement",

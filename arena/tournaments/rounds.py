@@ -24,12 +24,11 @@ with ``index`` counting on from the earlier rounds), so match ids stay stable.
 
 Adding a format is one module with a :class:`Format` subclass decorated with
 :func:`register_format` (and its name in ``tournament.format``), plus an import of
-that module in :data:`_BUILTIN_MODULES` so the registry finds it.
+that module in :data:`arena.tournaments.registry.BUILTIN_MODULES` so the registry finds it.
 """
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -37,16 +36,11 @@ from typing import Any, ClassVar, TypeVar
 
 from arena.records.spec import MatchSpec
 from arena.tournaments.config import Entrant, TournamentConfig
+from arena.tournaments import registry
 from arena.tournaments.presence import Presence
 
 __all__ = ["Format", "TournamentView", "register_format", "unregister_format", "make_format", "format_names",
            "RoundRobinFormat", "DuplicateFormat", "GauntletFormat", "SprtCheck"]
-
-_REGISTRY: dict[str, type[Format]] = {}
-_BUILTIN_MODULES: tuple[str, ...] = ("arena.tournaments.rounds", "arena.tournaments.swiss",
-                                     "arena.tournaments.ladder")
-"""Modules whose import registers formats (a new format module adds itself here)."""
-
 
 @dataclass(frozen=True)
 class TournamentView:
@@ -96,27 +90,22 @@ F = TypeVar("F", bound=type[Format])
 
 def unregister_format(name: str) -> None:
     """Remove a registered format (tests that register their own)."""
-    _REGISTRY.pop(name, None)
+    registry.unregister(name)
 
 
 def register_format(name: str) -> Callable[[F], F]:
-    """Class decorator: register a :class:`Format` under ``tournament.format = name``."""
+    """Class decorator: register a :class:`Format` under ``tournament.format = name``
+    (:mod:`arena.tournaments.registry`)."""
     def deco(cls: F) -> F:
         cls.name = name
-        _REGISTRY[name] = cls
+        registry.register(name, cls)
         return cls
     return deco
 
 
-def _load() -> None:
-    for module in _BUILTIN_MODULES:
-        importlib.import_module(module)
-
-
 def format_names() -> list[str]:
     """Registered format names, in registration order (the built-in ones first)."""
-    _load()
-    return list(_REGISTRY)
+    return registry.format_names()
 
 
 def make_format(config: TournamentConfig, *, presence: Presence | None = None) -> Format:
@@ -125,11 +114,7 @@ def make_format(config: TournamentConfig, *, presence: Presence | None = None) -
 
     :raises ValueError: for an unregistered format name.
     """
-    _load()
-    cls = _REGISTRY.get(config.format)
-    if cls is None:
-        raise ValueError(f"unknown tournament format {config.format!r}; known: {', '.join(_REGISTRY)}")
-    fmt = cls(config)
+    fmt: Format = registry.build(config)
     fmt.presence = presence
     return fmt
 

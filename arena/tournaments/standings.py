@@ -330,9 +330,9 @@ def standings(config: TournamentConfig, records: Iterable[Any]) -> Standings:
     :raises ValueError: if a record of this tournament lacks a required tag.
     """
     if config.format not in ("round_robin", "duplicate", "gauntlet"):  # round-based: the format's own
-        from arena.tournaments.rounds import make_format
+        from arena.tournaments.registry import build
 
-        st: Standings = make_format(config).standings(records)
+        st: Standings = build(config).standings(records)
         return st
     game = config.make_game()
     units = [list(u) for u in game.teams()]

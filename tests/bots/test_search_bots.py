@@ -279,7 +279,7 @@ def test_rummy_candidates_shed_at_least_as_much_as_the_heuristic() -> None:
     seat = state.current_player()
     obs, legal = state.observation(seat), state.legal_actions()
     rummy_pimc = make_search_bot("rummy")
-    plain = rummy_pimc(seed=1, hold=-1, pool=80, states=1000)  # hold=-1: never holds back
+    plain = rummy_pimc(seed=1, hold=-1, pool=80, states=1000, ms=0)  # hold=-1: never holds back; ms=0: no clock
     plain.start_match({"match_id": "m", "seat": seat, "num_players": 2})
     assert plain.act(obs, legal) == best  # over the protocol: no information set, no search
     gated = rummy_pimc(seed=1, playouts=8, width=3, gate=1000, hold=-1, ms=0, pool=80, states=1000)
@@ -320,7 +320,7 @@ def test_rummy_holds_back_while_the_others_hold_many_cards() -> None:
             elif out == PASS:
                 assert not _empties_hand(obs, first)
         if choice != PASS and checked < 6:
-            pimc = make_search_bot("rummy")(seed=1)
+            pimc = make_search_bot("rummy")(seed=1, ms=0)  # count-only: the load cannot cut it
             pimc.start_match({"match_id": "m", "seat": seat, "num_players": 2})
             first = _rummy_candidates(obs, legal, choice, 60, 1500)[0]
             laid = sum(len(m) for m in getattr(first, "layout", None) or ()) - sum(len(m) for m in obs.table)

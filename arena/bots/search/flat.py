@@ -732,7 +732,8 @@ def _rummy_heuristic(obs: Any, legal: Sequence[Action], deadline: float = float(
                      max_states: int | None = None) -> Action:
     """The rummy heuristic's choice (:class:`arena.bots.rummy.HeuristicAgent`), anytime: its
     local search above 36 live cards (:func:`_improve`) stops at ``deadline`` with the best
-    table so far, compared with the listed plays as the heuristic does. Without a deadline
+    table so far, compared with the listed plays as the heuristic does; called past the
+    deadline (after the initial meld), the best listed play, no solve. Without a deadline
     the heuristic's own choice."""
     from arena.bots.rummy import _counts, _outcome
     from arena.games.rummy import solver
@@ -746,6 +747,8 @@ def _rummy_heuristic(obs: Any, legal: Sequence[Action], deadline: float = float(
         cover = solver.best_initial_meld(hand, max_states=states)
         if cover is not None:
             candidates.append(RummyAction.play((*table_melds, *cover.melds)))
+    elif clock() > deadline:
+        pass  # already out of time (a loaded machine): the best listed play, no solve
     else:
         tcounts = counts_of(c for m in table_melds for c in m)
         pool = [h + t for h, t in zip(hand, tcounts)]

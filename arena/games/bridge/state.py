@@ -1,25 +1,26 @@
 """The bridge state: auction, play and scoring of one match (a board or a rubber).
 
 See the package docstring (:mod:`arena.games.bridge`) for the action ids, the
-observation layout and the rule decisions. Hot-path design: the hands are 16 rank
-masks (13-bit ints, one per seat and suit), the legal ids are kept as a shared sorted
-tuple (``_legal``: a row of the auction table, the cards of a suit held, or a hand's
-four suits joined) updated by every action, a legal card is applied inline in
-``apply_action``, and single legal cards are played by the referee, not here: a forced
-card is an ordinary action in the history. ``legal_actions()`` and ``apply_action()``
-skip the base class's indirections for legal ids (errors still go through it, with
-their reasons); ``clone()`` copies attribute by attribute only what changes in place
-(history, hands, the auction while it runs) and shares the rest. A state has at most
-29 attributes: CPython 3.11 keeps that many in its shared-key instance values, its
-faster attribute access. The module can be compiled with mypyc (``setup.py``,
-``ARENA_COMPILE=1``).
+observation layout and the rule decisions. Hot-path design: the hands are 16 keyed
+rank masks (``suit << 13`` or'd with the suit's 13-bit ranks, one per seat and suit), each
+an index into one flat table of sorted card tuples (``_CARDS_OF``; ``()`` for a void), the
+legal ids are kept as a shared sorted tuple (``_legal``: a row of the auction table, the
+cards of a suit held, or a hand's four suits joined) updated by every action, a legal card
+is applied inline in ``apply_action`` (the suit led kept in ``_led``), and single legal
+cards are played by the referee, not here: a forced card is an ordinary action in the
+history. ``legal_actions()`` (a new list of ``_legal``, no cache) and ``apply_action()``
+skip the base class's indirections for legal ids (errors still go through it, with their
+reasons); ``clone()`` copies attribute by attribute only what changes in place (history,
+hands, the auction while it runs) and shares the rest. A state has 29 attributes, the
+most CPython 3.11 keeps in its shared-key instance values, its faster attribute access.
+The module is compiled with mypyc in wheel builds where a C compiler works (``setup.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card, standard_deck
 from arena.core.dealing import Dealer
@@ -51,16 +52,18 @@ class Phase(IntEnum):
     OVER = 2
 
 
-_AUCTION = 0
-_PLAY = 1
-_OVER = 2
+_AUCTION: Final = 0
+_PLAY: Final = 1
+_OVER: Final = 2
 _ACTION_TEXT: tuple[str, ...] = STANDARD_TOKENS + tuple(call_to_string(a) for a in range(52, 90))
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 _SEAT_NAMES = "NESW"
-_CLUBS, _DIAMONDS, _HEARTS, _SPADES = SUIT_CARDS
 _new_state = object.__new__
-_SUIT_OF = tuple(c // 13 for c in range(52))
-_RANK_BIT = tuple(1 << c % 13 for c in range(52))
+_SUIT_OF: Final = tuple(c // 13 for c in range(52))
+_RANK_BIT: Final = tuple(1 << c % 13 for c in range(52))
+_CARDS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(t for cards in SUIT_CARDS for t in cards)
+"""``_CARDS_OF[suit << 13 | m]``: the sorted card ids of ``suit`` whose ranks are the 13-bit
+mask ``m`` (``SUIT_CARDS`` flattened; ``()`` for a void): one lookup from a hand's entry."""
 
 
 def _trick_values() -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -71,7 +74,7 @@ def _trick_values() -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(out)
 
 
-_TRICK_VALUE = _trick_values()
+_TRICK_VALUE: Final = _trick_values()
 """``_TRICK_VALUE[trump + 1][suit led][card]``: the card's strength in the trick (0 when it
 can never win it, higher wins; ``trump`` -1 in notrump)."""
 
@@ -137,8 +140,9 @@ class BridgeState(State):
         hands = deal_masks(deck, self._dealer_seat)
         self._dealt = (len(self.dealer.realized) - 1, deck, tuple(hands))
         """(index of the deck in ``dealer.realized``, the deck, the dealt hands' masks)."""
-        self._hands = [m >> (13 * suit) & 0x1FFF for m in hands for suit in range(4)]
-        """The hands as 16 rank masks (13 bits), ``[seat * 4 + suit]``: small ints."""
+        self._hands = [m >> (13 * suit) & 0x1FFF | suit << 13 for m in hands for suit in range(4)]
+        """The hands as 16 keyed rank masks, ``[seat * 4 + suit]``: ``suit << 13`` or'd with the
+        suit's 13-bit rank mask, so that an entry indexes :data:`_CARDS_OF` (small ints)."""
         self._phase = _AUCTION
         self._calls: list[int] = []
         self._auction = (-1, -1, 0, 0)
@@ -157,6 +161,8 @@ class BridgeState(State):
         """Leader of each trick (a tuple, replaced per trick: clones share it); the last
         is the current trick's; at the end of the deal the last trick's winner is added,
         so the winners of the tricks are ``_leaders[1:]``."""
+        self._led = -1
+        """The suit led to the current trick (set by its first card; stale between tricks)."""
         self._legal: tuple[int, ...] = AUCTION_LEGAL[0]
         """The legal ids now, sorted (a shared tuple: the auction table's row, the suit's
         cards held): kept up to date by every action, so listing them is one copy."""
@@ -181,11 +187,9 @@ class BridgeState(State):
         return [ns, -ns, ns, -ns]
 
     def legal_actions(self) -> list[Action]:
-        """Legal action ids (the base class's contract, without its indirections)."""
-        cache = self._legal_cache
-        if cache is None:
-            cache = self._legal_cache = list(self._legal)
-        return cache
+        """Legal action ids (the base class's contract, without its indirections): a new
+        list of :attr:`_legal` at every call (no cache to keep or to clear)."""
+        return [*self._legal]
 
     def apply_action(self, action: Action) -> None:
         """Apply a legal id directly (a card inline, the hot path of every playout); anything
@@ -196,15 +200,14 @@ class BridgeState(State):
             if self._phase == _AUCTION:
                 self._apply_auction(action)
                 history.append(action)
-                self._legal_cache = None
                 return
             history.append(action)
-            self._legal_cache = None
             hands = self._hands
             hand = self._hand
             suit = _SUIT_OF[action]
             hands[hand * 4 + suit] ^= _RANK_BIT[action]
-            n = (len(history) - self._play0) & 3
+            played = len(history) - self._play0
+            n = played & 3
             if n == 0:
                 # Trick complete. Winner: highest trump, else highest card of the suit led.
                 c0: int
@@ -212,7 +215,7 @@ class BridgeState(State):
                 c2: int
                 c3: int
                 c0, c1, c2, c3 = history[-4:]  # type: ignore[assignment]  # card ids
-                value = _TRICK_VALUE[self._trump + 1][_SUIT_OF[c0]]
+                value = _TRICK_VALUE[self._trump + 1][self._led]
                 b = value[c0]
                 bi = 0
                 v = value[c1]
@@ -228,24 +231,24 @@ class BridgeState(State):
                 leaders = self._leaders
                 hand = (leaders[-1] + bi) & 3
                 self._leaders = leaders + (hand,)
-                if len(history) - self._play0 == 52:
+                if played == 52:
                     self._end_deal(passed_out=False)
                     return
                 h4 = hand * 4
-                self._legal = (_CLUBS[hands[h4]] + _DIAMONDS[hands[h4 + 1]] + _HEARTS[hands[h4 + 2]]
-                               + _SPADES[hands[h4 + 3]])
+                cards = _CARDS_OF
+                self._legal = cards[hands[h4]] + cards[hands[h4 + 1]] + cards[hands[h4 + 2]] + cards[hands[h4 + 3]]
             else:
-                if n != 1:
-                    first: int = history[-n]  # type: ignore[assignment]  # a card id
-                    suit = _SUIT_OF[first]  # the suit led
+                if n == 1:
+                    self._led = suit
+                else:
+                    suit = self._led
                 hand = (hand + 1) & 3
                 h4 = hand * 4
-                m = hands[h4 + suit]
-                if m:
-                    self._legal = SUIT_CARDS[suit][m]
-                else:  # void: any card
-                    self._legal = (_CLUBS[hands[h4]] + _DIAMONDS[hands[h4 + 1]] + _HEARTS[hands[h4 + 2]]
-                                   + _SPADES[hands[h4 + 3]])
+                cards = _CARDS_OF
+                legal = cards[hands[h4 + suit]]
+                if not legal:  # void: any card
+                    legal = cards[hands[h4]] + cards[hands[h4 + 1]] + cards[hands[h4 + 2]] + cards[hands[h4 + 3]]
+                self._legal = legal
             self._hand = hand
             return
         super().apply_action(action)  # the errors, with their reasons
@@ -312,10 +315,19 @@ class BridgeState(State):
             k = (seat & 1) * 5 + (a - FIRST_BID) % 5
             if self._namer[k] < 0:
                 self._namer[k] = seat
+            self._hand = (seat + 1) & 3
+            self._legal = AUCTION_LEGAL[(a - REDOUBLE) * 3 + 1]  # the next seat may double
+            return
         else:
-            self._auction = (last_bid, bidder, a - PASS, 0)  # DOUBLE -> 1, REDOUBLE -> 2
-        self._hand = (seat + 1) & 3
-        self._legal = AUCTION_LEGAL[self._auction_key()]
+            doubled = a - PASS  # DOUBLE -> 1, REDOUBLE -> 2
+            self._auction = (last_bid, bidder, doubled, 0)
+        seat = self._hand = (seat + 1) & 3
+        if last_bid < 0:  # _auction_key(), inline
+            self._legal = AUCTION_LEGAL[0]
+            return
+        opp = (bidder ^ seat) & 1
+        self._legal = AUCTION_LEGAL[(last_bid - REDOUBLE) * 3
+                                    + (1 if (doubled == 0 and opp) else 2 if (doubled == 1 and not opp) else 0)]
 
     def _end_auction(self) -> None:
         bid, bidder, _doubled, _passes = self._auction
@@ -328,8 +340,8 @@ class BridgeState(State):
         leader = self._hand = (declarer + 1) & 3  # the opening leader is a defender (never dummy)
         self._leaders = self._leaders + (leader,)
         h = self._hands
-        self._legal = (_CLUBS[h[leader * 4]] + _DIAMONDS[h[leader * 4 + 1]] + _HEARTS[h[leader * 4 + 2]]
-                       + _SPADES[h[leader * 4 + 3]])
+        h4 = leader * 4
+        self._legal = _CARDS_OF[h[h4]] + _CARDS_OF[h[h4 + 1]] + _CARDS_OF[h[h4 + 2]] + _CARDS_OF[h[h4 + 3]]
 
     def _level_strain(self) -> tuple[int, int]:
         """Level and strain of the contract; (0, -1) until the auction ends with one."""
@@ -551,6 +563,7 @@ class BridgeState(State):
         self._hand = src._hand
         self._play0 = src._play0
         self._leaders = src._leaders
+        self._led = src._led
         self._legal = src._legal
 
     # -- read-only views for observation, records and describe ------------------------------
@@ -607,7 +620,9 @@ class BridgeState(State):
     def hand_mask(self, seat: int) -> int:
         """Remaining cards of ``seat`` as a mask (engine-internal; not for bots)."""
         h = self._hands
-        return h[seat * 4] | h[seat * 4 + 1] << 13 | h[seat * 4 + 2] << 26 | h[seat * 4 + 3] << 39
+        s4 = seat * 4
+        return (h[s4] & 0x1FFF | (h[s4 + 1] & 0x1FFF) << 13 | (h[s4 + 2] & 0x1FFF) << 26
+                | (h[s4 + 3] & 0x1FFF) << 39)
 
     def initial_hands(self) -> tuple[int, ...]:
         """The current deal's four dealt hands as masks (engine-internal; not for bots)."""

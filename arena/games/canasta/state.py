@@ -204,20 +204,20 @@ def _option_shapes(nat: int, twos: int, jokers: int, old_n: int, old_w: int, n_m
     return tuple(out)
 
 
-_VALID: Final[dict[tuple[Any, ...], bool]] = {}
+_VALID: Final[dict[tuple[int, int, int, int, tuple[int, int] | None, int, int], bool]] = {}
 """Whether a generated one-group MELD is legal, by everything that decides it (see
 :meth:`CanastaState._meld_candidates`)."""
 _SINGLES: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
 """The legal one-group MELDs of a rank, as ``(n, t, j)`` (:func:`_option_shapes`), by
 everything that decides them (see :meth:`CanastaState._meld_candidates`)."""
-_WILD_SINGLES: Final[dict[tuple[Any, ...], tuple[tuple[int, int], ...]]] = {}
+_WILD_SINGLES: Final[dict[tuple[int, int, tuple[int, int] | None, int, int], tuple[tuple[int, int], ...]]] = {}
 """The legal one-group WILD MELDs, as ``(t, j)`` (2s, jokers), by everything that decides them."""
 _BASE_IDS: Final[dict[tuple[Any, ...], int]] = {}
 """A small number for each position context of :meth:`CanastaState._meld_candidates` (the
 side's canastas up to the number needed to go out, opened, requirement, the rules), a
 part of the ``_SINGLES`` keys; few values ever occur (``_BASE_CAP`` bounds them)."""
 _BASE_CAP: Final = 1 << 10
-_COMBO_VALID: Final[dict[tuple[Any, ...], bool]] = {}
+_COMBO_VALID: Final[dict[tuple[int, int, int, int, tuple[int, int] | None, int, int], bool]] = {}
 """Whether a generated multi-group MELD or TAKE_PILE is legal, by its shape and everything
 else that decides it (see :meth:`CanastaState._combo_actions`)."""
 _MEMO_CAP: Final = 1 << 17
@@ -1012,15 +1012,15 @@ class CanastaState(State):
         return nat, twos, jokers, b3
 
     def _valid_one(self, seat: int, key: str, opt: tuple[str, ...], twos: int, jokers: int,
-                   stat: tuple[int, int] | None, left: int, vbase: tuple[Any, ...], take: bool, ctx: _Context) -> bool:
+                   stat: tuple[int, int] | None, left: int, bid: int, take: bool, ctx: _Context) -> bool:
         """Whether the generated one-group MELD (or TAKE_PILE, ``take``) ``key: opt`` is legal,
         memoized (``_VALID``) on what decides it: the key (``WILD``, or a natural rank's value),
         the group's numbers of cards, 2s (``twos``) and jokers, the side's meld of that key
-        (``stat``), whether 0, 1 or more cards stay in hand (``left``, at most 2) and ``vbase``
-        (the side's canastas up to the number needed to go out, opened, requirement, the
-        rules; for a pickup also the pile's frozenness for the side). The naturals of one
+        (``stat``), whether 0, 1 or more cards stay in hand (``left``, at most 2) and ``bid``
+        (the number ``_BASE_IDS`` gives the side's canastas up to the number needed to go out,
+        opened, requirement, the rules; for a pickup also the pile's frozenness for the side). The naturals of one
         rank are alike, and so are the 2s; the value comes from :meth:`_group_problem`."""
-        vkey = (_RANK_CLASS.get(key, key), len(opt), twos, jokers, stat, left, vbase)
+        vkey = (_RANK_CLASS.get(key, 0), len(opt), twos, jokers, stat, left, bid)
         ok = _VALID.get(vkey)
         if ok is None:
             if len(_VALID) >= _MEMO_CAP:
@@ -1238,6 +1238,8 @@ class CanastaState(State):
             if len(_BASE_IDS) >= _BASE_CAP:
                 _BASE_IDS.clear()
                 _SINGLES.clear()
+                _WILD_SINGLES.clear()
+                _VALID.clear()
             bid = _BASE_IDS[base] = len(_BASE_IDS)
         out: list[_Listed] = []
         ntw = len(twos)
@@ -1276,7 +1278,7 @@ class CanastaState(State):
                 for shp in opts:
                     n, t, j = shp
                     opt = ncards[:n] + tw[:t] + ("JK",) * j
-                    if self._valid_one(seat, k, opt, t, j, stat, min(hand_size - n - t - j, 2), base, False, ctx):
+                    if self._valid_one(seat, k, opt, t, j, stat, min(hand_size - n - t - j, 2), bid, False, ctx):
                         keep.append(shp)
                 shapes = tuple(keep)
                 if len(singles) >= _MEMO_CAP:
@@ -1291,7 +1293,7 @@ class CanastaState(State):
             wstat = stats.get("WILD")
             lo = 1 if wstat is not None else 3
             if jokers + ntw >= lo:
-                wkey = (ntw, jokers, wstat, min(hand_size - jokers - ntw, 2), base)
+                wkey = (ntw, jokers, wstat, min(hand_size - jokers - ntw, 2), bid)
                 wshapes = _WILD_SINGLES.get(wkey)
                 if wshapes is None:
                     wkeep: list[tuple[int, int]] = []
@@ -1299,7 +1301,7 @@ class CanastaState(State):
                         for t in range(0, ntw + 1):
                             if lo <= j + t <= 7 or (j == jokers and t == ntw and j + t >= lo):
                                 if self._valid_one(seat, "WILD", tw[:t] + ("JK",) * j, t, j, wstat,
-                                                   min(hand_size - t - j, 2), base, False, ctx):
+                                                   min(hand_size - t - j, 2), bid, False, ctx):
                                     wkeep.append((t, j))
                     wshapes = tuple(wkeep)
                     if len(_WILD_SINGLES) >= _MEMO_CAP:
@@ -1372,6 +1374,8 @@ class CanastaState(State):
             if len(_BASE_IDS) >= _BASE_CAP:
                 _BASE_IDS.clear()
                 _SINGLES.clear()
+                _WILD_SINGLES.clear()
+                _VALID.clear()
             bid = _BASE_IDS[tbase] = len(_BASE_IDS)
         nn = len(ncards)
         t3 = min(len(tw), 3)
@@ -1384,7 +1388,7 @@ class CanastaState(State):
             for shp in _option_shapes(nn, t3, j3, old_n, old_w, 0, 1, True, r.ratio):
                 n, t, j = shp
                 opt = ncards[:n] + tw[:t] + ("JK",) * j
-                if self._valid_one(seat, rank, opt, t, j, stat, min(hand_size - n - t - j + gain, 2), tbase, True,
+                if self._valid_one(seat, rank, opt, t, j, stat, min(hand_size - n - t - j + gain, 2), bid, True,
                                    ctx):
                     keep.append(shp)
             shapes = tuple(keep)

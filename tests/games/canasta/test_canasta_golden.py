@@ -70,3 +70,26 @@ def test_direct_meld_check_agrees_with_the_full_check(preset: str) -> None:
                 assert fast == sorted(str(a) for _raw, a in state._meld_candidates(ctx, plain=True))
                 compared += 1
     assert compared > 300
+
+
+@pytest.mark.parametrize("preset", ["classic", "hungarian", "classic-2p"])
+def test_kept_facts_and_pool_agree_with_their_definitions(preset: str) -> None:
+    """The side's meld facts, brought up to date by every meld (``_apply_groups``), equal
+    a recount from the melds; the one-pass pool of a hand (``_hand_pool``) equals the pool
+    of its sorted cards (``_tokens_pool``)."""
+    from arena.games.canasta.scoring import is_canasta
+    from arena.games.canasta.state import WILDS, _hand_pool, _sorted_tokens, _tokens_pool
+
+    checked = 0
+    for seed in range(4):
+        for state, _legal in random_playout("canasta", seed, "facts", preset=preset, deals=1):
+            assert isinstance(state, CanastaState)
+            for side in range(state.nsides):
+                melds, canastas, stats = state._side_facts(side)
+                assert melds is state.melds[side]
+                assert canastas == sum(1 for k, c in melds.items() if is_canasta(k, c))
+                assert stats == {k: (len(v), sum(1 for c in v if c in WILDS)) for k, v in melds.items()}
+            for hand in state.hands:
+                assert _hand_pool(hand) == _tokens_pool(_sorted_tokens(hand.elements()))
+            checked += 1
+    assert checked > 200

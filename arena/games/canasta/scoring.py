@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from arena.games.canasta.rules import Rules, card_value, is_black3, is_wild
 
@@ -25,9 +25,10 @@ class HandScore:
         return self.canastas + self.red_threes + self.going_out + self.melded + self.in_hand
 
     def to_dict(self) -> dict[str, int]:
-        d = asdict(self)
-        d["total"] = self.total
-        return d
+        """The items in field order, then ``total`` (what ``dataclasses.asdict`` gives, and
+        the total; built directly: ``asdict`` copies recursively)."""
+        return {"canastas": self.canastas, "red_threes": self.red_threes, "going_out": self.going_out,
+                "melded": self.melded, "in_hand": self.in_hand, "total": self.total}
 
 
 def is_canasta(key: str, cards: Sequence[str]) -> bool:

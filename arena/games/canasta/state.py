@@ -972,7 +972,7 @@ class CanastaState(State):
                                   "concealed": concealed, "sides": [d.to_dict() for d in details]})
         for side in range(self.nsides):
             self.scores[side] += totals[side]
-        self.revealed = tuple(tuple(sort_cards(h.elements())) for h in self.hands)
+        self.revealed = tuple(tuple(_hand_tokens(h)) for h in self.hands)
         k = self.shuffle_idx
         self.hidden_done.extend((k, p) for p in range(self.stock_pos, len(self.deck)) if not is_red3(self.deck[p]))
         self.hand_active = False
@@ -1418,7 +1418,7 @@ class CanastaState(State):
             dealer=self.dealer_seat,
             current_player=TERMINAL if term else self.current,
             phase=Phase.OVER.value if term else self.phase.value,
-            hand=tuple(_sorted_tokens(self.hands[seat].elements())),
+            hand=tuple(_hand_tokens(self.hands[seat])),
             hand_sizes=tuple(sum(h.values()) for h in self.hands),
             melds=tuple(tuple((k, tuple(_sorted_tokens(m[k]))) for k in sorted(m, key=KEY_ORDER.__getitem__))
                         for m in self.melds),

@@ -93,3 +93,13 @@ def test_kept_facts_and_pool_agree_with_their_definitions(preset: str) -> None:
                 assert _hand_pool(hand) == _tokens_pool(_sorted_tokens(hand.elements()))
             checked += 1
     assert checked > 200
+
+
+def test_hand_score_to_dict_is_asdict_and_total() -> None:
+    from dataclasses import asdict
+
+    from arena.games.canasta.scoring import HandScore
+
+    hs = HandScore(300, 200, 100, 85, -15)
+    assert hs.to_dict() == {**asdict(hs), "total": 670}
+    assert list(hs.to_dict()) == [*asdict(hs), "total"]

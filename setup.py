@@ -257,7 +257,10 @@ if __name__ == "__main__":
             return report_once(dist, f"pure Python engines ({problem})")
         try:
             extensions = mypyc_extensions()
-        except (Exception, SystemExit) as exc:  # noqa: BLE001  (mypy's errors exit)
+        except SystemExit as exc:  # mypy's type errors (printed above) exit
+            why = f"exit {exc.code}, its errors are above" if isinstance(exc.code, int) else exc.code
+            return report_once(dist, f"pure Python engines (mypyc failed: {why})")
+        except Exception as exc:  # noqa: BLE001  (anything else: pure Python)
             return report_once(dist, f"pure Python engines (mypyc failed: {exc})")
         dist.ext_modules = extensions
         dist.get_command_obj("build_ext").extensions = extensions

@@ -223,10 +223,12 @@ def compiled_wheel(source_copy: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def compiled_package(compiled_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A copy of the package with the extension modules of the compiled wheel laid over it."""
+def compiled_package(source_copy: Path, compiled_wheel: Path,
+                     tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A copy of the package the wheel was built from (the same sources as its extension
+    modules, whatever changed in the checkout since) with those modules laid over it."""
     pkg = tmp_path_factory.mktemp("compiled") / "pkg"
-    shutil.copytree(ROOT / "arena", pkg / "arena", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copytree(source_copy / "arena", pkg / "arena", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     with zipfile.ZipFile(compiled_wheel) as wheel:
         for name in wheel.namelist():
             if name.endswith(".so"):

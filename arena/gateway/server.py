@@ -98,9 +98,9 @@ def open_gateway_store(store: Any) -> Any:
     """A migrated :class:`arena.store.Store` for ``store`` (a URL, a Store or ``None``)."""
     if store is None or not isinstance(store, str):
         return store
-    from arena.tournaments.executors import open_store
+    from arena.tournaments import service
 
-    return open_store(store)
+    return service.open_store(store)
 
 
 async def start_server(address: str, registry: BotRegistry, *, operator_token: str | None = None,

@@ -96,8 +96,8 @@ from arena.tournaments.formats import compared, deal_seed, seatings
 from arena.tournaments.presence import Presence, from_env
 from arena.tournaments.rounds import Format, TournamentView, register_format
 
-__all__ = ["LadderFormat", "LadderRatings", "ladder_outcomes", "fit_ladder", "choose_batch", "add_presence",
-           "remove_presence", "connected", "online_ratings"]
+__all__ = ["LadderFormat", "LadderRatings", "ladder_outcomes", "fit_ladder", "choose_batch",
+           "connected", "online_ratings"]
 
 NO_GAMES_ERROR = 1000.0
 """Interval half-width (Elo) given to an entrant without results."""
@@ -377,36 +377,16 @@ def choose_batch(ids: Sequence[str], size: int, count: int, ratings: LadderRatin
 
 # -- remote entrants: present or skipped ----------------------------------------------------
 
-_PRESENCE: list[Callable[[str], bool]] = []
-
-
-def add_presence(check: Callable[[str], bool]) -> None:
-    """Register ``check(bot_id)`` for this process's ladders that were given no
-    presence (a fallback kept for scripts; the CLI, the gateway and the executors
-    pass theirs in: see :func:`connected`)."""
-    if check not in _PRESENCE:
-        _PRESENCE.append(check)
-
-
-def remove_presence(check: Callable[[str], bool]) -> None:
-    """Undo :func:`add_presence`."""
-    if check in _PRESENCE:
-        _PRESENCE.remove(check)
-
-
 def connected(bot_ids: Iterable[str], presence: Presence | None = None) -> set[str]:
     """The remote bots among ``bot_ids`` that are connected now, as ``presence``
     says (:mod:`arena.tournaments.presence`: the caller's router, passed to
-    :func:`~arena.tournaments.rounds.make_format`); without one, those a check
-    registered with :func:`add_presence` says are; without either, those whose
+    :func:`~arena.tournaments.rounds.make_format`); without one, those whose
     presence key the gateways hold in Redis when ``$ARENA_REDIS_URL`` is set
     (Celery workers and their conductors, ``arena conductor``); else all of them
     (this process cannot tell, and the runner defers a match whose bot is away)."""
     ids = set(bot_ids)
     if presence is not None:
         return {b for b in ids if presence.is_connected(b)}
-    if _PRESENCE:
-        return {b for b in ids if any(check(b) for check in list(_PRESENCE))}
     env = from_env()
     return {b for b in ids if env.is_connected(b)}
 

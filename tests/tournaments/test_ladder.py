@@ -226,38 +226,32 @@ def test_disconnected_remote_entrants_are_skipped_and_join_when_connected() -> N
                         + [{"id": "far", "remote": "far-bot"}, {"id": "near", "remote": "near-bot"}]})
     online = {"near-bot"}
 
-    def present(bot: str) -> bool:
-        return bot in online
+    class Present:  # the caller's presence (its router, in the CLI and the gateway)
+        def is_connected(self, bot: str) -> bool:
+            return bot in online
 
     strength = {e: float(i) for i, e in enumerate(cfg.entrant_ids)}
     play = strength_play(strength)
-    fmt = make_format(cfg)
-    lad.add_presence(present)
-    try:
-        specs = list(fmt.first_round(cfg.entrants))
-        recs = [play(s) for s in specs]
-        for rnd in range(1, 6):
-            nxt = fmt.next_round(TournamentView(cfg.id, cfg, rnd - 1, specs), recs) or []
-            specs += nxt
-            recs += [play(s) for s in nxt]
-        assert all("far" not in s.entrants for s in specs), "an offline bot is skipped"
-        assert all(s.tags["offline"] == ["far"] for s in specs)
-        assert sum("near" in s.tags["sides"] for s in specs) > 0
-        # it connects: its first batch has it at once (no games: the widest interval)
-        online.add("far-bot")
-        nxt = fmt.next_round(TournamentView(cfg.id, cfg, 5, specs), recs) or []
-        assert any("far" in s.tags["sides"] for s in nxt) and all("offline" not in s.tags for s in nxt)
-        # everyone offline but two of six: one encounter; nobody: nothing yet (not the end)
-        online.clear()
+    fmt = make_format(cfg, presence=Present())
+    specs = list(fmt.first_round(cfg.entrants))
+    recs = [play(s) for s in specs]
+    for rnd in range(1, 6):
+        nxt = fmt.next_round(TournamentView(cfg.id, cfg, rnd - 1, specs), recs) or []
         specs += nxt
         recs += [play(s) for s in nxt]
-        lad.remove_presence(present)
-        lad.add_presence(lambda bot: False)
-        none_ = fmt.next_round(TournamentView(cfg.id, cfg, 6, specs), recs)
-        assert none_ is not None and len({s.table for s in none_}) == 2  # the 4 built-in bots only
-    finally:
-        lad.remove_presence(present)
-        lad._PRESENCE.clear()
+    assert all("far" not in s.entrants for s in specs), "an offline bot is skipped"
+    assert all(s.tags["offline"] == ["far"] for s in specs)
+    assert sum("near" in s.tags["sides"] for s in specs) > 0
+    # it connects: its first batch has it at once (no games: the widest interval)
+    online.add("far-bot")
+    nxt = fmt.next_round(TournamentView(cfg.id, cfg, 5, specs), recs) or []
+    assert any("far" in s.tags["sides"] for s in nxt) and all("offline" not in s.tags for s in nxt)
+    # everyone offline but two of six: one encounter; nobody: nothing yet (not the end)
+    online.clear()
+    specs += nxt
+    recs += [play(s) for s in nxt]
+    none_ = fmt.next_round(TournamentView(cfg.id, cfg, 6, specs), recs)
+    assert none_ is not None and len({s.table for s in none_}) == 2  # the 4 built-in bots only
     assert lad.connected(["x"]) == {"x"} or "ARENA_REDIS_URL" in __import__("os").environ
 
 
@@ -296,7 +290,6 @@ def test_presence_from_redis_without_a_registered_check(monkeypatch: pytest.Monk
     client.set(online_key("lad-here"), "gw-test", ex=30)
     monkeypatch.setenv("ARENA_REDIS_URL", url)
     try:
-        assert not lad._PRESENCE
         assert lad.connected(["lad-here", "lad-away"]) == {"lad-here"}
     finally:
         client.delete(online_key("lad-here"))

@@ -5,7 +5,6 @@ hands its presence to the format it makes."""
 from __future__ import annotations
 
 from arena.store import Store
-from arena.tournaments import ladder as lad
 from arena.tournaments import service
 from arena.tournaments.config import parse_config
 from arena.tournaments.presence import AllPresent, Presence
@@ -28,7 +27,6 @@ def _doc(tid: str = "pl") -> dict[str, object]:
 
 
 def test_a_ladder_asks_the_presence_it_was_given() -> None:
-    assert not lad._PRESENCE  # nothing registered process-wide
     cfg = parse_config(_doc())
     online = Online("near-bot")
     assert isinstance(online, Presence) and isinstance(AllPresent(), Presence)

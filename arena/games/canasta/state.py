@@ -217,10 +217,12 @@ _BASE_IDS: Final[dict[tuple[Any, ...], int]] = {}
 side's canastas up to the number needed to go out, opened, requirement, the rules), a
 part of the ``_SINGLES`` keys; few values ever occur (``_BASE_CAP`` bounds them)."""
 _BASE_CAP: Final = 1 << 10
-_COMBO_VALID: Final[dict[tuple[int, int, int, int, tuple[int, int] | None, int, int], bool]] = {}
+_COMBO_VALID: Final[dict[tuple[Any, ...], bool]] = {}
 """Whether a generated multi-group MELD or TAKE_PILE is legal, by its shape and everything
 else that decides it (see :meth:`CanastaState._combo_actions`)."""
-_MEMO_CAP: Final = 1 << 17
+_MEMO_CAP: Final = 1 << 14
+"""Entries per memo before it is cleared: a long-running worker keeps at most this many
+(the memos saturate: 1200 two-player matches fill _ONE with about 14000 groups)."""
 # Imported constants the hot paths use, as final names of this module (a compiled module
 # reads those directly instead of looking them up in its namespace every time).
 _ACTION_TYPE: Final = CanastaAction
@@ -253,11 +255,14 @@ def _one(group: Group) -> _Listed:
         key, cards = group
         order = _ORDER
         cs = tuple(sorted(cards, key=order.__getitem__))
+        # already in canonical order (as generated groups often are): the memo's key is the
+        # action's group too
+        normal = group if cs == cards else (key, cs)
         positions = [order[c] for c in cs]
         ko = _KEY_ORDER[key]
         obj = object.__new__(_ACTION_TYPE)
         object.__setattr__(obj, "kind", "meld")
-        object.__setattr__(obj, "groups", ((key, cs),))
+        object.__setattr__(obj, "groups", (normal,))
         object.__setattr__(obj, "card", "")
         object.__setattr__(obj, "_key", (_MELD_ORDER, -1, ((ko, len(cs), tuple(positions)),)))
         got = (bytes([ko, len(cs)] + positions), obj)

@@ -27,14 +27,18 @@ Knobs (bot options, ``pimc?samples=20&ms=500`` or ``options = {...}``)
     ``ms`` (default 150): wall time per decision, at most, in milliseconds; the bot
     stops sampling when the next solve would likely pass it: the slowest solve so
     far in this decision, or for the first solve of a decision the slowest one of
-    the match at the same number of cards still to play (``min_samples``, default
+    the match at the same number of cards still to play, or before the match has one,
+    the slowest this process has seen there (``min_samples``, default
     1, layouts are solved unless that prediction alone passes the budget; with
     none solved it plays the heuristic's card), and it never plans beyond 80% of
     the match's ``deadline_ms``. A DDS solve cannot be cut short, so a decision
     can pass the budget by one solve. ``ms = 0``: no time limit (count-only, the
     budget for reproducible runs). The default aims at a p99 decision under
     500 ms on the loaded 2-core machine of issue 29 (4 boards there: p99 194 ms,
-    max 224 ms; ``tests/benchmarks/search/README.md``).
+    max 224 ms; with a per-match memory only, 40 boards of seed 3434 at load 2-4:
+    p99 240 ms, max 3.2 s, 1 late, +3.75 IMPs/board [+2.37, +5.13]; with the process's
+    memory too, the same boards at load 2: p99 127 ms, max 346 ms, 0 late, +3.40
+    [+2.09, +4.71]; ``tests/benchmarks/search/README.md``).
     ``scoring``: ``imps``, ``mp`` or ``tricks`` (see above).
     ``lead`` (default ``heuristic``): the opening lead by the heuristic's rules, or
     ``pimc``. With 52 cards out DDS takes 0.1-0.4 s per layout on this machine (and
@@ -77,6 +81,11 @@ DEFAULT_MS = 150.0
 
 SCORINGS = ("imps", "mp", "tricks")
 """Values of the ``scoring`` option."""
+
+_SLOWEST_SEEN: dict[int, float] = {}
+"""Slowest DDS solve seen in this process, by cards still to play: the prediction of a
+match's first solve at that count (a match's own memory starts empty, so each match paid
+one unpredicted solve per card count: 40 boards of seed 3434 at load 2-4 had max 3.2 s)."""
 LEADS = ("heuristic", "pimc")
 """Values of the ``lead`` option (who chooses the opening lead)."""
 
@@ -162,7 +171,8 @@ class PimcAgent(Agent):
         budget = self.budget_ms() / 1000.0
         solved = 0
         cards = 4 * left - len(know.trick)
-        slowest = self._solve_s.get(cards, 0.0)
+        shared = self._clock is time.perf_counter  # a test's fake clock keeps its own times
+        slowest = self._solve_s.get(cards, _SLOWEST_SEEN.get(cards, 0.0) if budget and shared else 0.0)
         while solved < self.samples:
             t0 = self._clock()
             if budget and (t0 - start) + slowest > budget and \
@@ -175,6 +185,8 @@ class PimcAgent(Agent):
             tricks = solve(hands, trump, know.leader, know.trick)
             slowest = max(slowest, self._clock() - t0)
             self._solve_s[cards] = max(self._solve_s.get(cards, 0.0), slowest)
+            if shared:
+                _SLOWEST_SEEN[cards] = max(_SLOWEST_SEEN.get(cards, 0.0), self._solve_s[cards])
             scores = card_scores(tricks, legal, level=level, strain=strain, doubled=doubled,
                                  vulnerable=vul, won=won, left=left, declaring=ours,
                                  scoring=self.scoring)

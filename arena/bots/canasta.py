@@ -69,7 +69,7 @@ class CanastaHeuristicAgent(Agent):
         the pile takes by the order :meth:`_draw` uses, then the rest; play phase: the
         melds by :meth:`_meld_score` (going out first), then the discards by their cost."""
         obs = observation
-        legal = list(legal_actions)
+        legal: list[Any] = list(legal_actions)  # CanastaActions
         first = self.act(obs, legal)
         if obs.phase == "draw":
             takes = sorted((a for a in legal if a.kind == "take"),

@@ -748,7 +748,7 @@ def _rummy_heuristic(obs: Any, legal: Sequence[Action], deadline: float = float(
 
     states = solver.DEFAULT_MAX_STATES if max_states is None else max_states
     hand, table_melds, table = _counts(obs)
-    candidates: list[Action] = [a for a in legal if isinstance(a, RummyAction)]
+    candidates: list[RummyAction] = [a for a in legal if isinstance(a, RummyAction)]
     cover = None
     if obs.initial_meld_pending:
         cover = solver.best_initial_meld(hand, max_states=states)
@@ -770,7 +770,7 @@ def _rummy_heuristic(obs: Any, legal: Sequence[Action], deadline: float = float(
                              deadline=deadline, clock=clock)
         if cover is not None:
             candidates.append(RummyAction.play(cover.melds))
-    best: Action = PASS
+    best: RummyAction = PASS
     best_key = _outcome(hand, table, PASS)
     for a in candidates:
         key = _outcome(hand, table, a)

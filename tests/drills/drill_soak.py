@@ -38,9 +38,14 @@ It asserts, and exits 1 with a one-line reason on stderr at the first that fails
 * every tournament final, every match recorded once, none ``failed``;
 * 0 faults (any fault of any seat), 0 forfeits (``absent``);
 * the records identical to the embedded run's (which must have no faults either);
-* flat resources, judged on the samples taken during play. The *baseline* is the
-  first minute of play, or its first third when play lasts under three minutes
-  (the short form), and at least 3 samples. ``connected_clients``: max over the run
+* flat resources, judged on the samples taken during play. The *baseline* ends at
+  the first minute of play or when half the run's matches are recorded, whichever
+  comes first (the full drill: the first minute, about an eighth of its matches; the
+  short form, ~20 s of play: its first half), and holds at least 3 samples. A leak
+  grows with the matches played, so the half the baseline leaves out shows it; the
+  pools are high-water marks of concurrent calls, which in a 20-s run under CI load
+  are still rising a third of the way in (a run of 504 matches: 91 clients in the
+  first 7 s, 111 at 8 s, 113 at most). ``connected_clients``: max over the run
   <= baseline max + 12 (:data:`CLIENTS_SLACK`: the workers' and the gateway's pools
   grow with the peak of concurrent calls, which a later moment of the run may pass
   by a few, +5 in the runs measured; a connection per remote-match thread, issue
@@ -366,15 +371,13 @@ class Check:
         return self.run_max <= self.limit
 
 
-def flat_checks(samples: list[Sample]) -> tuple[float, list[Check]]:
+def flat_checks(samples: list[Sample], matches: int) -> tuple[float, list[Check]]:
     """The baseline window (s) and every flatness check of the samples taken during
-    play (see the module docstring)."""
-    span = samples[-1].t - samples[0].t
-    window = BASELINE_SECONDS if span >= 3 * BASELINE_SECONDS else span / 3
-    base = [s for s in samples if s.t - samples[0].t <= window]
+    play of a run of ``matches`` matches (see the module docstring)."""
+    base = [s for s in samples if s.t - samples[0].t <= BASELINE_SECONDS and 2 * s.done <= matches]
     if len(base) < MIN_BASELINE_SAMPLES:
         base = samples[:MIN_BASELINE_SAMPLES]
-        window = base[-1].t - samples[0].t
+    window = base[-1].t - samples[0].t
 
     def series(name: str, get: Callable[[Sample], float], limit: Callable[[float], float]) -> Check:
         b, a = [get(s) for s in base], [get(s) for s in samples]
@@ -603,7 +606,7 @@ class SoakDrill:
         self.report.forfeits = sum(1 for r in records if "forfeit" in r.tags)
         played = [s for s in sampler.samples if sampler.play_t is not None and s.t >= sampler.play_t]
         if len(played) >= MIN_BASELINE_SAMPLES:
-            self.report.baseline_s, self.report.checks = flat_checks(played)
+            self.report.baseline_s, self.report.checks = flat_checks(played, self.report.matches)
         rep = self.report
         if rep.failed or rep.recorded != rep.matches:
             raise DrillFailure(f"{rep.failed} matches not done, {rep.recorded} records for {rep.matches} matches")

@@ -31,12 +31,12 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from arena.bots.base import Agent, RandomAgent
-from arena.bots.search.flat import make_search_bot
+from arena.bots.search.flat import DeterminizedAgent, make_search_bot
 from arena.core.cards import card_index
-from arena.core.state import Action
+from arena.core.state import Action, State
 from arena.games.calypso.rules import TRUMP, winning_position
 
-__all__ = ["BOTS", "CalypsoHeuristicAgent"]
+__all__ = ["BOTS", "CalypsoHeuristicAgent", "CalypsoSearch"]
 
 _RANKS = "23456789TJQKA"
 _SUIT_OF_LETTER = {"C": 0, "D": 1, "H": 2, "S": 3}
@@ -218,5 +218,22 @@ def _heuristic(seed: int | str = 0, **kwargs: Any) -> Agent:
     return CalypsoHeuristicAgent(seed)
 
 
-BOTS = {"random": _random, "heuristic": _heuristic, "pimc": make_search_bot("calypso")}
+class CalypsoSearch(DeterminizedAgent):
+    """Calypso ``pimc`` (:mod:`arena.bots.search.flat`): rollouts to the end of the deal,
+    valued by the current game's points so far (each side's score plus what the game
+    would score if it ended now); at most 3 candidates, 12 rollouts."""
+
+    game_name = "calypso"
+    defaults = {"playouts": 12, "width": 3}
+
+    def deal_key(self, obs: Any) -> tuple[int, ...]:
+        return (obs.game_number, obs.deal_number)
+
+    def points(self, state: State, ended: bool) -> list[float] | None:
+        obs: Any = state.observation(0)  # scores and game points are public
+        per_side = [obs.scores[i] + obs.game_points[i] for i in range(2)]
+        return [float(per_side[s % 2]) for s in range(4)]
+
+
+BOTS = {"random": _random, "heuristic": _heuristic, "pimc": make_search_bot(CalypsoSearch)}
 """Bot factories ``(seed=..., **kw) -> Agent``."""

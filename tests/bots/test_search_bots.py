@@ -10,6 +10,8 @@ import pytest
 
 from arena.bots import check_bot_spec, list_bots, make_bot
 from arena.bots.search import DeterminizedAgent, InformationSet
+from arena.bots.calypso import CalypsoSearch
+from arena.bots.rummy import RummySearch
 from arena.bots.search.flat import make_search_bot
 from arena.bots.search.infoset import observation_text
 from arena.core.dealing import SeedStream
@@ -31,11 +33,11 @@ BUDGET = "pimc?playouts=6&width=3&ms=0"
 
 def _searched(state: State) -> bool:
     """Whether the player to act has a choice the pimc bot searches (rummy: not a turn
-    where it holds its melds back, see ``flat._holds_back``)."""
+    where it holds its melds back, see ``arena.bots.rummy._holds_back``)."""
     if len(state.legal_actions()) <= 1:
         return False
     if state.game.name == "rummy":
-        from arena.bots.search.flat import _holds_back
+        from arena.bots.rummy import _holds_back
 
         return not _holds_back(state.observation(state.current_player()), 2)
     return True
@@ -127,7 +129,7 @@ def test_time_knob_and_fallback() -> None:
     state = _position("calypso", {}, 23)
     seat = state.current_player()
     ticks = iter(range(10_000_000))
-    bot = DeterminizedAgent("calypso", seed=1, playouts=1000, width=3, ms=50,
+    bot = CalypsoSearch(seed=1, playouts=1000, width=3, ms=50,
                             clock=lambda: next(ticks) * 0.00001)
     bot.start_match({"match_id": "m", "seat": seat, "num_players": 4})
     bot.bind_information_set(InformationSet(state, seat))
@@ -160,7 +162,8 @@ def _budgeted(state: State, ms: float, clock: Any, width: int = 3,
     options: dict[str, Any] = {"playouts": playouts, "width": width, "ms": ms}
     if state.game.name == "rummy":
         options.update(depth=8, gate=1.5, hold=-1)
-    bot = DeterminizedAgent(state.game.name, seed=2, clock=clock, **options)
+    bot = make_bot(state.game.name, "pimc", seed=2, clock=clock, **options)
+    assert isinstance(bot, DeterminizedAgent)
     bot.start_match({"match_id": "m", "seat": seat, "num_players": state.game.num_players})
     bot.bind_information_set(InformationSet(state, seat))
     bot.act(state.observation(seat), state.legal_actions())
@@ -242,7 +245,7 @@ def _rummy_position_where_the_solver_sheds_more() -> tuple[State, Any, Any]:
     """A 2-player position from heuristic self-play where the whole-table solve lays more
     (or costlier) cards than the heuristic's own solver (it goes local above 36 live cards)."""
     from arena.bots.rummy import _outcome
-    from arena.bots.search.flat import _rummy_candidates
+    from arena.bots.rummy import _candidates
     from arena.games.rummy.melds import INDEX
 
     game = get_game("rummy", preset="2p", deals=1)
@@ -255,7 +258,7 @@ def _rummy_position_where_the_solver_sheds_more() -> tuple[State, Any, Any]:
             legal = state.legal_actions()
             choice = bots[seat].act(obs, legal)
             if not obs.initial_meld_pending and sum(len(m) for m in obs.table) >= 30:
-                best = _rummy_candidates(obs, legal, choice, 80, 1000)[0]
+                best = _candidates(obs, legal, choice, 80, 1000)[0]
                 hand = [0] * 52
                 for t in obs.hand:
                     hand[INDEX[t]] += 1
@@ -278,7 +281,7 @@ def test_rummy_candidates_shed_at_least_as_much_as_the_heuristic() -> None:
     state.clone().apply_action(best)  # valid in the real state
     seat = state.current_player()
     obs, legal = state.observation(seat), state.legal_actions()
-    rummy_pimc = make_search_bot("rummy")
+    rummy_pimc = make_search_bot(RummySearch)
     plain = rummy_pimc(seed=1, hold=-1, pool=80, states=1000, ms=0)  # hold=-1: never holds back; ms=0: no clock
     plain.start_match({"match_id": "m", "seat": seat, "num_players": 2})
     assert plain.act(obs, legal) == best  # over the protocol: no information set, no search
@@ -294,7 +297,7 @@ def test_rummy_holds_back_while_the_others_hold_many_cards() -> None:
     """After its initial meld and while the stock lasts, the rummy bot passes (keeps its
     melds in hand) unless it can go out or another hand is down to ``hold`` cards; before
     its initial meld, with an empty stock or with ``hold=-1`` it plays as before."""
-    from arena.bots.search.flat import _empties_hand, _going_out, _holds_back, _rummy_candidates
+    from arena.bots.rummy import _candidates, _empties_hand, _going_out, _holds_back
     from arena.games.rummy.melds import PASS
 
     game = get_game("rummy", preset="2p", deals=1)
@@ -312,7 +315,7 @@ def test_rummy_holds_back_while_the_others_hold_many_cards() -> None:
         if expect_hold:
             # the cheap going-out check agrees with the whole-table solve (or does better)
             out = _going_out(obs)
-            first = _rummy_candidates(obs, legal, choice, 60, 1500)[0]
+            first = _candidates(obs, legal, choice, 60, 1500)[0]
             if out is not None and out != PASS:
                 after = state.clone()
                 after.apply_action(out)
@@ -320,9 +323,9 @@ def test_rummy_holds_back_while_the_others_hold_many_cards() -> None:
             elif out == PASS:
                 assert not _empties_hand(obs, first)
         if choice != PASS and checked < 6:
-            pimc = make_search_bot("rummy")(seed=1, ms=0)  # count-only: the load cannot cut it
+            pimc = make_search_bot(RummySearch)(seed=1, ms=0)  # count-only: the load cannot cut it
             pimc.start_match({"match_id": "m", "seat": seat, "num_players": 2})
-            first = _rummy_candidates(obs, legal, choice, 60, 1500)[0]
+            first = _candidates(obs, legal, choice, 60, 1500)[0]
             laid = sum(len(m) for m in getattr(first, "layout", None) or ()) - sum(len(m) for m in obs.table)
             goes_out = laid >= len(obs.hand)
             answer = pimc.act(obs, legal)
@@ -340,7 +343,7 @@ def test_rummy_going_out_check_on_a_held_turn() -> None:
     """``_going_out`` lays hand + table when they all fit in melds, else passes."""
     from types import SimpleNamespace
 
-    from arena.bots.search.flat import _going_out
+    from arena.bots.rummy import _going_out
     from arena.games.rummy.melds import PASS, RummyAction
 
     table = (("4C", "5C", "6C"),)
@@ -352,12 +355,12 @@ def test_rummy_going_out_check_on_a_held_turn() -> None:
 
 
 def test_gate_keeps_the_first_candidate_unless_clearly_better() -> None:
-    bot = DeterminizedAgent("calypso", gate=2.0)
+    bot = CalypsoSearch(gate=2.0)
     assert not bot._clears_gate([0.0, 1.0])  # mean 0.5, standard error 0.5: 1 se only
     assert bot._clears_gate([3.0, 3.2, 2.8, 3.1])
     assert not bot._clears_gate([5.0])  # one sample: no error estimate
     assert not bot._clears_gate([float("-inf"), 4.0])
-    assert DeterminizedAgent("calypso")._clears_gate([0.1])  # gate 0: any advantage
+    assert CalypsoSearch()._clears_gate([0.1])  # gate 0: any advantage
     with pytest.raises(ValueError):
         make_bot("calypso", "pimc?gate=-1")
 
@@ -384,7 +387,7 @@ def test_rummy_shed_rollout_policy_plays_valid_and_sheds_at_least_as_much() -> N
     """The rummy rollout policy's plays are valid and leave no more cards (then points) in
     hand than the best listed action."""
     from arena.bots.rummy import _counts, _outcome
-    from arena.bots.search.flat import ListedGreedyRummy, ShedRummy
+    from arena.bots.rummy import ListedGreedyRummy, ShedRummy
 
     game = get_game("rummy", preset="2p", deals=1)
     shed, listed = ShedRummy(), ListedGreedyRummy()
@@ -412,7 +415,7 @@ def test_rummy_anytime_heuristic_is_the_heuristic_without_a_deadline_and_stops_a
     :class:`arena.bots.rummy.HeuristicAgent` plays; with the clock past the deadline it
     solves no neighbourhood and still answers a valid play no worse than the listed ones."""
     from arena.bots.rummy import HeuristicAgent, _counts, _outcome
-    from arena.bots.search.flat import _improve, _rummy_heuristic
+    from arena.bots.rummy import _anytime_heuristic, _improve
     from arena.games.rummy import solver
 
     game = get_game("rummy", preset="2p", deals=1)
@@ -425,7 +428,7 @@ def test_rummy_anytime_heuristic_is_the_heuristic_without_a_deadline_and_stops_a
         legal = state.legal_actions()
         choice = heuristic.act(obs, legal)
         if len(legal) > 1:
-            assert _rummy_heuristic(obs, legal) == choice
+            assert _anytime_heuristic(obs, legal) == choice
             compared += 1
             hand, melds, table = _counts(obs)
             big = sum(solver.live_cards([h + t for h, t in zip(hand, table)])) > solver.GLOBAL_POOL
@@ -433,7 +436,7 @@ def test_rummy_anytime_heuristic_is_the_heuristic_without_a_deadline_and_stops_a
                 full = _improve(hand, melds, max_states=solver.DEFAULT_MAX_STATES,
                                 take=not obs.strict_table)
                 assert full == solver.improve(hand, melds, take=not obs.strict_table)
-                late = _rummy_heuristic(obs, legal, deadline=0.0, clock=lambda: 1.0)
+                late = _anytime_heuristic(obs, legal, deadline=0.0, clock=lambda: 1.0)
                 state.clone().apply_action(late)  # valid
                 best_listed = min(_outcome(hand, table, a) for a in legal if hasattr(a, "layout"))
                 assert _outcome(hand, table, late) <= best_listed
@@ -449,12 +452,12 @@ def test_canasta_ranked_starts_with_the_heuristics_choice_and_mid_hand_value() -
     score plus the hand's score so far, and 0 for both sides at the deal (nothing melded,
     cards in hand counted against)."""
     from arena.bots.canasta import CanastaHeuristicAgent
-    from arena.bots.search.flat import _canasta_points
+    from arena.bots.canasta import canasta_points
 
     game = get_game("canasta", preset="classic", deals=1)
     state = game.new_initial_state(seed=4)
     bot = CanastaHeuristicAgent()
-    start = _canasta_points(game, state)
+    start = canasta_points(game, state)
     assert start[0] == start[2] and start[1] == start[3] and start[0] < 0
     checked = 0
     while not state.is_terminal() and checked < 60:
@@ -472,5 +475,5 @@ def test_canasta_ranked_starts_with_the_heuristics_choice_and_mid_hand_value() -
             assert choice == next(a for a in order if a.kind == "discard")
         state.apply_action(choice)
         checked += len(legal) > 1
-    pts = _canasta_points(game, state)
+    pts = canasta_points(game, state)
     assert pts[0] == pts[2] and pts[1] == pts[3]

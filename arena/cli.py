@@ -256,7 +256,7 @@ def games_cmd() -> None:
 
 @app.command("play")
 def play_cmd(
-    game_name: str = typer.Argument(..., metavar="GAME", help="bridge, canasta, calypso, rummy, auction"),
+    game_name: str = typer.Argument(..., metavar="GAME", help=", ".join(list_games())),
     bots: str = typer.Option("heuristic,random", "--bots", "-b", metavar="A,B",
                              help="Comma-separated built-in bots, one per entrant."),
     games: Optional[int] = typer.Option(None, "--games", "-n", metavar="N",

@@ -1,7 +1,8 @@
 """Built-in bots and the bot registry.
 
 ``random`` works for every game. A game's own bots live in
-``arena/bots/<game>.py``, which exports ``BOTS``: a mapping from bot name to a
+the module its descriptor names (``arena/bots/<game>.py``,
+:class:`arena.core.descriptor.GameDescriptor`), which exports ``BOTS``: a mapping from bot name to a
 factory ``(seed=..., **kwargs) -> Agent``.
 
 A bot is named by a spec, ``name`` or ``name?noise=p`` (:mod:`arena.bots.noise`):
@@ -24,6 +25,7 @@ from typing import Any
 
 from arena.bots.base import Agent, MatchInfo, RandomAgent
 from arena.bots.noise import NoisyAgent, format_bot_spec, parse_bot_spec
+from arena.games import get_descriptor
 
 __all__ = ["Agent", "MatchInfo", "RandomAgent", "NoisyAgent", "list_bots", "make_bot", "check_bot_spec",
            "parse_bot_spec", "format_bot_spec"]
@@ -32,12 +34,15 @@ BotFactory = Callable[..., Agent]
 
 
 def _game_bots(game: str) -> dict[str, BotFactory]:
+    """The game's own bots: ``BOTS`` of the module its descriptor names (none for an
+    unknown game or one without bots of its own)."""
     try:
-        module = importlib.import_module(f"arena.bots.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"arena.bots.{game}":
-            raise
+        name = get_descriptor(game).bots
+    except ValueError:
         return {}
+    if not name:
+        return {}
+    module = importlib.import_module(name)
     bots: dict[str, BotFactory] = dict(getattr(module, "BOTS", {}))
     return bots
 

@@ -48,7 +48,7 @@ from typing import Any
 
 from arena.bots.base import Agent, RandomAgent
 from arena.bots.search.flat import DeterminizedAgent, OutOfTime, make_search_bot
-from arena.bots.search.infoset import InformationSet
+from arena.match.infoset import InformationSet
 from arena.core.state import Action, State
 from arena.games.auction.actions import PASS, Bid, Pay
 from arena.games.auction.rules import COMBINATIONS, UNIT, purchasing_power

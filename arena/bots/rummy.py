@@ -86,7 +86,7 @@ from typing import Any
 from arena.bots.base import Agent, RandomAgent
 from arena.bots.base import MatchInfo
 from arena.bots.search.flat import DeterminizedAgent, make_search_bot
-from arena.bots.search.infoset import InformationSet
+from arena.match.infoset import InformationSet
 from arena.core.state import Action, State
 from arena.games.rummy.melds import INDEX, PASS, VALUE, RummyAction, canonical_layout, counts_of
 from arena.games.rummy import solver

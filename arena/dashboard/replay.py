@@ -31,7 +31,7 @@ from typing import Any
 
 from arena.core.state import State, observation_to_dict
 from arena.dashboard.labels import named_status, relabel_line, seat_labels, side_labels
-from arena.games import get_game
+from arena.games import get_descriptor, get_game
 from arena.records.record import MatchRecord
 
 __all__ = ["replay_views", "public_private", "LOG_TAIL"]
@@ -127,13 +127,16 @@ def replay_views(record: MatchRecord, *, reveal: bool | None = None) -> dict[str
         only when the record ended.
     :returns: ``{"match_id", "game", "seats" (entrant names), "seat_names" (the
         game's), "seat_labels", "side_labels", "sides" (seats per side), "revealed",
-        "terminal", "returns", "steps": [view, ...], "error"}``; ``error`` is set
+        "terminal", "returns", "steps": [view, ...], "error", "renderer", "per_seat"}``
+        (the last two from the game's descriptor: the page's centre renderer, or
+        ``None`` for the generic one, and the public lists indexed by seat); ``error`` is set
         (and ``steps`` holds the views up to it) if an action does not replay.
     """
     show = bool(record.terminal) if reveal is None else bool(reveal and record.terminal)
     game = get_game(record.game, **({"preset": record.preset} if record.preset else {}),
                     **record.options)
     n = game.num_players
+    descriptor = get_descriptor(record.game)
     names = _Names(game, list(record.seats))
     out: dict[str, Any] = {
         "match_id": record.match_id, "game": record.game, "ruleset": record.ruleset,
@@ -143,6 +146,8 @@ def replay_views(record: MatchRecord, *, reveal: bool | None = None) -> dict[str
         "revealed": show, "terminal": record.terminal,
         "returns": list(record.returns) if record.terminal else None,
         "steps": [], "error": None,
+        # the game's descriptor: the replay page's renderer and the per-seat public lists
+        "renderer": descriptor.replay, "per_seat": list(descriptor.per_seat),
     }
     if record.game == "calypso":
         from arena.games.calypso.rules import TRUMP

@@ -28,6 +28,11 @@ Illegal-action policy
   route to it lost): that is never the bot's fault, so the referee raises it and
   the match is void; its runner replays it from its seed
   (:mod:`arena.tournaments.executors`, :mod:`workers.tasks`).
+* A search bot (one with ``bind_information_set``) is handed the seat's information
+  set (:class:`~arena.match.infoset.InformationSet`, never the state) before each
+  decision. The referee builds it: an error there is the platform's and is raised,
+  never put on the bot; an error of the bot's ``bind_information_set`` is recorded as
+  an ``exception`` fault and the bot is asked all the same (it plays its fallback).
 
 Forced actions
 --------------
@@ -59,6 +64,7 @@ from typing import Any, cast
 from arena.match.agent import Agent, AgentFailure, DecisionTimeout, LegalActions, MatchInfo, RouteFailure
 from arena.core.errors import AmbiguousActionError, IllegalActionError, InvalidActionError
 from arena.core.state import Action, Game, State
+from arena.match.infoset import InformationSet
 from arena.records.record import ActionEntry, Fault, MatchRecord
 
 __all__ = ["MatchResult", "run_match", "DEFAULT_DEADLINE_MS", "DEFAULT_MAX_RETRIES", "MAX_REASON_CHARS",
@@ -185,13 +191,13 @@ def _decide(state: State, agent: Agent, seat: int, step: int, absent: set[int],
     legal = LegalActions(state.legal_actions(), state.action_to_string)
     start = clock()
     bind = getattr(agent, "bind_information_set", None)
-    if callable(bind):  # search bots: the seat's information set, never the state (bots/search)
-        from arena.bots.search.infoset import InformationSet
-
+    if callable(bind):  # search bots: the seat's information set, never the state
+        infoset = InformationSet(state, seat)  # the platform's: an error here is not the bot's
         try:
-            bind(InformationSet(state, seat))
-        except Exception:  # noqa: BLE001 - without it the bot plays its fallback
-            pass
+            bind(infoset)
+        except Exception as exc:  # noqa: BLE001 - a buggy bot must not stop the match
+            record.faults.append(Fault(seat, step, "exception",
+                                       bounded(f"bind_information_set: {type(exc).__name__}: {exc}")))
     refusals = 0
     timed_by_agent = bool(getattr(agent, "enforces_deadline", False))
     while True:

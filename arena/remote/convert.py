@@ -26,9 +26,13 @@ nested dataclass                             message with the same field names
 ``Mapping[K, V]``                            ``map<K, V>``
 ==========================================  ==========================================
 
-A game registered in :data:`TYPED_OBSERVATIONS` gets its typed message; any other
+A game whose descriptor names a ``proto_field``
+(:class:`arena.core.descriptor.GameDescriptor`) gets its typed message; any other
 game gets :class:`GenericObservation` (the canonical JSON of the same dataclass,
-so still exactly the engine's observation) until its message is added.
+so still exactly the engine's observation) until its message is added. Adding a
+game's message: write ``proto/arena/bot/v1/<game>.proto`` mirroring its dataclass,
+add it to the ``observation`` oneof of ``DecisionRequest`` and name that field in the
+descriptor.
 
 >>> from arena.testing.toy import HighcardObservation
 >>> obs = HighcardObservation(seat=0, hand=('2C', 'AS'), played=((1, 'KD'),), wins=(0, 1), to_play=0)
@@ -43,7 +47,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import importlib
 import json
 import keyword
 import types
@@ -57,6 +60,7 @@ from google.protobuf.message import Message
 
 from arena.bot.v1 import bot_pb2
 from arena.core.state import Action, observation_to_dict
+from arena.games import GAME_MODULES, PROTOCOL_TEST_GAMES, get_descriptor
 
 if TYPE_CHECKING:
     from google._upb import _message as _upb
@@ -69,7 +73,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ConversionError",
-    "TYPED_OBSERVATIONS",
     "observation_class",
     "observation_to_proto",
     "observation_from_proto",
@@ -87,32 +90,37 @@ class ConversionError(ValueError):
     """An observation and its message do not mirror each other, or a value does not fit."""
 
 
-TYPED_OBSERVATIONS: dict[str, tuple[str, str, str]] = {
-    # game name -> (module, observation dataclass, oneof field of DecisionRequest)
-    "highcard": ("arena.testing.toy", "HighcardObservation", "highcard"),
-    "bridge": ("arena.games.bridge.observation", "BridgeObservation", "bridge"),
-    "calypso": ("arena.games.calypso.game", "CalypsoObservation", "calypso"),
-    "canasta": ("arena.games.canasta.state", "CanastaObservation", "canasta"),
-    "rummy": ("arena.games.rummy.game", "RummyObservation", "rummy"),
-    "auction": ("arena.games.auction.state", "AuctionObservation", "auction"),
-}
-"""Games with a typed observation message. Adding a game: write
-``proto/arena/bot/v1/<game>.proto`` mirroring its dataclass, add it to the
-``observation`` oneof of ``DecisionRequest``, and add one line here."""
+def _typed(game: str) -> tuple[type, str] | None:
+    """(the engine's observation dataclass, its oneof field of ``DecisionRequest``) for a
+    registered game with a typed message (its descriptor's ``observation`` and
+    ``proto_field``), else None."""
+    hit = _TYPED.get(game)
+    if hit is None and (game in GAME_MODULES or game in PROTOCOL_TEST_GAMES):
+        d = get_descriptor(game)
+        if d.proto_field is not None:
+            hit = _TYPED[game] = (d.observation, d.proto_field)
+    return hit
 
 
-@lru_cache(maxsize=None)
+_TYPED: dict[str, tuple[type, str]] = {}
+"""Descriptors read so far (games with a typed message only: one registered later is
+still found)."""
+
+
+def _field(game: str) -> str:
+    hit = _typed(game)
+    assert hit is not None
+    return hit[1]
+
+
 def observation_class(game: str) -> type | None:
     """The engine's observation dataclass for ``game``, or None if it has no typed message."""
-    entry = TYPED_OBSERVATIONS.get(game)
-    if entry is None:
-        return None
-    cls: type = getattr(importlib.import_module(entry[0]), entry[1])
-    return cls
+    hit = _typed(game)
+    return hit[0] if hit is not None else None
 
 
 def _message_class(game: str) -> type[Message]:
-    field = TYPED_OBSERVATIONS[game][2]
+    field = _field(game)
     fd = bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name[field]
     # the descriptor's generated class; ``_concrete_class`` is not in the stubs
     return typing.cast(type[Message], getattr(_message_type(fd), "_concrete_class"))
@@ -408,7 +416,7 @@ def observation_to_proto(game: str, obs: Any) -> tuple[str, Message]:
         raise ConversionError(f"{game}: expected {cls.__name__}, got {type(obs).__name__}")
     msg = _message_class(game)()
     _fill(msg, obs, cls.__name__)
-    return TYPED_OBSERVATIONS[game][2], msg
+    return _field(game), msg
 
 
 def set_observation(request: bot_pb2.DecisionRequest, game: str, obs: Any) -> None:
@@ -421,7 +429,7 @@ def set_observation(request: bot_pb2.DecisionRequest, game: str, obs: Any) -> No
         return
     if type(obs) is not cls:
         raise ConversionError(f"{game}: expected {cls.__name__}, got {type(obs).__name__}")
-    field = TYPED_OBSERVATIONS[game][2]
+    field = _field(game)
     target = getattr(request, field)
     _fill(target, obs, cls.__name__)
     target.SetInParent()  # an observation with only default values is still set

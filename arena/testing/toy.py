@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from arena.core.cards import card_index, card_token, parse_card, standard_deck
 from arena.core.dealing import Dealer
+from arena.core.descriptor import GameDescriptor
 from arena.core.state import TERMINAL, Action, Game, Observation, State
 
 __all__ = ["HighcardGame", "HighcardState", "HighcardObservation"]
@@ -125,3 +126,5 @@ class HighcardState(State):
 
 
 GAME = HighcardGame
+DESCRIPTOR = GameDescriptor("highcard", HighcardGame, HighcardObservation, proto_field="highcard")
+"""The test game's descriptor (registered by ``tests/conftest.py``'s ``toy_registered``)."""

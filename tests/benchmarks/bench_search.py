@@ -145,7 +145,7 @@ def positions(game_name: str, count: int, seed: int = 1) -> list[State]:
 
 
 def time_bot(game_name: str, spec: str, states: list[State], clock: Any = time.perf_counter) -> list[float]:
-    from arena.bots.search.infoset import InformationSet
+    from arena.match.infoset import InformationSet
 
     times = []
     for i, state in enumerate(states):

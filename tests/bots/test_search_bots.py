@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from arena.bots import check_bot_spec, list_bots, make_bot
-from arena.bots.search import DeterminizedAgent, InformationSet
+from arena.bots.search import DeterminizedAgent
 from arena.bots.calypso import CalypsoSearch
 from arena.bots.rummy import RummySearch
 from arena.bots.search.flat import make_search_bot
-from arena.bots.search.infoset import observation_text
+from arena.match.infoset import InformationSet, observation_text
 from arena.core.dealing import SeedStream
 from arena.core.errors import ArenaError
 from arena.core.state import State

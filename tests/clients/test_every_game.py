@@ -5,7 +5,6 @@ to hold exactly the acting seat's observation (the engine's own, no more).
 
 from __future__ import annotations
 
-import importlib
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -31,19 +30,11 @@ SHORT = {"rummy": {"deals": 1}, "canasta": {"deals": 1}, "auction": {"games": 1}
 
 
 def _games() -> list[str]:
-    names = set(list_games())
-    for name in convert.TYPED_OBSERVATIONS:
-        if name != "highcard" and importlib.util.find_spec(f"arena.games.{name}") is not None:
-            names.add(name)
-    return sorted(names)
+    return list_games()
 
 
 def _make(name: str) -> Game:
-    options = SHORT.get(name, {})
-    try:
-        return get_game(name, **options)
-    except ValueError:
-        return importlib.import_module(f"arena.games.{name}").GAME(**options)
+    return get_game(name, **SHORT.get(name, {}))
 
 
 class RecordingRouter(DecisionRouter):

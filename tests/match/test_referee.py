@@ -197,3 +197,33 @@ def test_records_carry_the_games_own_points_beside_the_returns() -> None:
     assert MatchRecord.from_dict(old).points == []
     bridge = run_match(get_game("bridge"), [make_bot("bridge", "random", seed=s) for s in range(4)], seed=3)
     assert bridge.record.points == []  # the returns are the points
+
+
+class Binding(Scripted):
+    """A search bot's interface: takes the seat's information set before each decision
+    (the first time it raises)."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.bound: list[Any] = []
+
+    def bind_information_set(self, infoset: Any) -> None:
+        if not self.bound:
+            self.bound.append(None)
+            raise KeyError("no such card")
+        self.bound.append(infoset)
+
+
+def test_information_set_is_bound_and_a_bots_bind_error_is_its_fault() -> None:
+    from arena.match.infoset import InformationSet
+
+    game = HighcardGame()
+    bot = Binding()
+    r = run_match(game, [bot, RandomAgent(0)], seed=1).record
+    asked = [a for a in r.actions if a.seat == 0 and not a.forced]
+    assert len(bot.bound) == len(asked) >= 2
+    assert all(isinstance(i, InformationSet) and i.seat == 0 for i in bot.bound[1:])
+    # the bot's own error is recorded, and the bot is asked all the same
+    assert [f.kind for f in r.faults] == ["exception"], r.faults
+    assert "bind_information_set: KeyError" in r.faults[0].reason
+    assert not asked[0].default and r.terminal

@@ -1,13 +1,13 @@
 """Search bots over the public State protocol: determinized rollouts (``pimc``).
 
-:mod:`.infoset` samples a seat's information set (the cards hidden from it
-re-dealt, the public history replayed, the observation checked unchanged);
-:mod:`.flat` searches over those samples with the game's heuristic bot as the
-rollout policy. The bridge ``pimc`` bot (:mod:`arena.bots.bridge.pimc`) is a
-separate, double-dummy search.
+:mod:`.flat` searches over samples of a seat's information set
+(:class:`arena.match.infoset.InformationSet`, which the referee builds: the cards
+hidden from the seat re-dealt, the public history replayed, the observation checked
+unchanged) with the game's heuristic bot as the rollout policy; each game's part is
+its subclass of :class:`~.flat.DeterminizedAgent` in ``arena/bots/<game>.py``. The
+bridge ``pimc`` bot (:mod:`arena.bots.bridge.pimc`) is a separate, double-dummy search.
 """
 
 from arena.bots.search.flat import DeterminizedAgent, make_search_bot
-from arena.bots.search.infoset import InformationSet
 
-__all__ = ["DeterminizedAgent", "InformationSet", "make_search_bot"]
+__all__ = ["DeterminizedAgent", "make_search_bot"]

@@ -5,7 +5,7 @@ At each decision with more than one legal action the bot
 1. takes the candidates: the heuristic bot's choice first, then the other
    listed legal actions in order, at most ``width`` in all (rummy: see below);
 2. draws determinizations of its information set
-   (:class:`~arena.bots.search.infoset.InformationSet`: the hidden cards
+   (:class:`~arena.match.infoset.InformationSet`: the hidden cards
    re-dealt, the public history replayed, the observation checked unchanged);
 3. in each determinization plays every candidate and rolls out to the end of
    the deal (canasta: the hand; calypso: the deal, valued by the current game's
@@ -95,7 +95,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from arena.bots.base import Agent, MatchInfo
-from arena.bots.search.infoset import InformationSet, observation_text
+from arena.match.infoset import InformationSet, observation_text
 from arena.core.dealing import SeedStream
 from arena.core.state import Action, State
 

@@ -21,14 +21,11 @@
   var RANKS_HIGH = "AKQJT98765432";
   var CARD = /^(10|[2-9TJQKA])([CDHS])$/;
   var COMPASS = ["N", "E", "S", "W"];
-  // Public fields naming a seat, and public lists indexed by seat or by side, per game.
+  // Public fields naming a seat. The public lists indexed by seat (data.per_seat) and the
+  // renderer of the table's centre (data.renderer, a key of CENTER) come with the replay,
+  // from the game's descriptor (arena/core/descriptor.py).
   var SEAT_KEYS = ["declarer", "dummy", "dealer", "to_act", "leader", "trick_leader", "playing_hand",
     "turner", "high_bidder", "current_player", "to_play", "barred", "black3_block_seat"];
-  var PER_SEAT = {
-    bridge: [], calypso: ["hand_sizes", "calypsos", "completed"],
-    canasta: ["hand_sizes", "melded"], rummy: ["hand_sizes", "melded", "deals_won"],
-    auction: ["hand_sizes", "collections"]
-  };
   var data = null, idx = 0, timer = null;
   var el = function (id) { return document.getElementById(id); };
 
@@ -539,7 +536,7 @@
         p.appendChild(hid);
       }
     }
-    (PER_SEAT[game] || []).forEach(function (k) {
+    (data.per_seat || []).forEach(function (k) {
       if (k === "hand_sizes" && (step.seats || !Array.isArray(pub[k]))) return;
       if (Array.isArray(pub[k]) && pub[k].length === data.seat_names.length) {
         var v = pub[k][s];
@@ -575,7 +572,7 @@
     table.textContent = "";
     table.className = "table " + (n === 4 ? "compass" : "ring") + " game-" + data.game;
     var center = h("div", "center");
-    var parts = CENTER[data.game] ? CENTER[data.game](step, pub) : Object.keys(pub).sort().map(function (k) { return field(k, pub[k], pub); });
+    var parts = CENTER[data.renderer] ? CENTER[data.renderer](step, pub) : Object.keys(pub).sort().map(function (k) { return field(k, pub[k], pub); });
     parts.forEach(function (x) { center.appendChild(x); });
     for (var s = 0; s < n; s++) table.appendChild(seatPanel(s, step));
     table.appendChild(center);

@@ -147,10 +147,16 @@ Version history
 
 from __future__ import annotations
 
+from arena.core.descriptor import GameDescriptor
 from arena.games.auction.actions import PASS, Bid, Pay, parse_action
 from arena.games.auction.state import AuctionGame, AuctionObservation, AuctionState, Phase
 
-__all__ = ["GAME", "AuctionGame", "AuctionState", "AuctionObservation", "Bid", "Pay", "PASS",
+__all__ = ["DESCRIPTOR", "GAME", "AuctionGame", "AuctionState", "AuctionObservation", "Bid", "Pay", "PASS",
            "Phase", "parse_action"]
 
 GAME = AuctionGame
+
+DESCRIPTOR = GameDescriptor(
+    "auction", AuctionGame, AuctionObservation, proto_field="auction", bots="arena.bots.auction",
+    replay="auction", per_seat=("hand_sizes", "collections"))
+"""What the layers above the engine read of auction (:mod:`arena.core.descriptor`)."""

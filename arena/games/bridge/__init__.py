@@ -77,12 +77,18 @@ Version history
 
 from __future__ import annotations
 
+from arena.core.descriptor import GameDescriptor
 from arena.games.bridge.calls import Call
 from arena.games.bridge.game import BridgeGame
 from arena.games.bridge.observation import BridgeObservation
 from arena.games.bridge.state import BridgeState, DealRecord, Phase
 
-__all__ = ["GAME", "BridgeGame", "BridgeState", "BridgeObservation", "Call", "DealRecord", "Phase"]
+__all__ = ["DESCRIPTOR", "GAME", "BridgeGame", "BridgeState", "BridgeObservation", "Call", "DealRecord", "Phase"]
 
 GAME = BridgeGame
 """The registered game class."""
+
+DESCRIPTOR = GameDescriptor(
+    "bridge", BridgeGame, BridgeObservation, proto_field="bridge", bots="arena.bots.bridge",
+    replay="bridge", per_seat=())
+"""What the layers above the engine read of bridge (:mod:`arena.core.descriptor`)."""

@@ -94,11 +94,19 @@ Version history
 * v1 (ruleset ``calypso@v1``): first version.
 """
 
+from arena.core.descriptor import GameDescriptor
 from arena.games.calypso.game import (CalypsoGame, CalypsoObservation, CalypsoState,
                                       CalypsoTrick)
 from arena.games.calypso.rules import collect, side_points, trick_winner
+from arena.games.calypso.sampling import void_groups
 
-__all__ = ["GAME", "CalypsoGame", "CalypsoState", "CalypsoObservation", "CalypsoTrick",
+__all__ = ["DESCRIPTOR", "GAME", "CalypsoGame", "CalypsoState", "CalypsoObservation", "CalypsoTrick",
            "collect", "side_points", "trick_winner"]
 
 GAME = CalypsoGame
+
+DESCRIPTOR = GameDescriptor(
+    "calypso", CalypsoGame, CalypsoObservation, proto_field="calypso", bots="arena.bots.calypso",
+    sampling=void_groups,
+    replay="calypso", per_seat=("hand_sizes", "calypsos", "completed"))
+"""What the layers above the engine read of calypso (:mod:`arena.core.descriptor`)."""

@@ -113,9 +113,15 @@ Version history
   attribute by attribute when compiled.
 """
 
+from arena.core.descriptor import GameDescriptor
 from arena.games.canasta.actions import CanastaAction
 from arena.games.canasta.game import CanastaGame
 from arena.games.canasta.state import CanastaObservation, CanastaState, Phase
 
 GAME = CanastaGame
-__all__ = ["GAME", "CanastaAction", "CanastaGame", "CanastaObservation", "CanastaState", "Phase"]
+__all__ = ["DESCRIPTOR", "GAME", "CanastaAction", "CanastaGame", "CanastaObservation", "CanastaState", "Phase"]
+
+DESCRIPTOR = GameDescriptor(
+    "canasta", CanastaGame, CanastaObservation, proto_field="canasta", bots="arena.bots.canasta",
+    replay="canasta", per_seat=("hand_sizes", "melded"))
+"""What the layers above the engine read of canasta (:mod:`arena.core.descriptor`)."""

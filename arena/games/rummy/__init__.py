@@ -78,9 +78,15 @@ Version history
       see ``setup.py``); ``clone()`` copies attribute by attribute when compiled.
 """
 
+from arena.core.descriptor import GameDescriptor
 from arena.games.rummy.game import RummyEvent, RummyGame, RummyObservation, RummyState
 from arena.games.rummy.melds import PASS, RummyAction
 
 GAME = RummyGame
 
-__all__ = ["GAME", "PASS", "RummyAction", "RummyEvent", "RummyGame", "RummyObservation", "RummyState"]
+__all__ = ["DESCRIPTOR", "GAME", "PASS", "RummyAction", "RummyEvent", "RummyGame", "RummyObservation", "RummyState"]
+
+DESCRIPTOR = GameDescriptor(
+    "rummy", RummyGame, RummyObservation, proto_field="rummy", bots="arena.bots.rummy",
+    replay="rummy", per_seat=("hand_sizes", "melded", "deals_won"))
+"""What the layers above the engine read of rummy (:mod:`arena.core.descriptor`)."""

@@ -37,10 +37,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.core.dealing import SeedStream
+from arena.core.descriptor import DealGroups, Sampling
 from arena.core.errors import ArenaError
 from arena.core.state import Game, State, observation_to_dict
+from arena.games import GAME_MODULES, get_descriptor
 
 __all__ = ["InformationSet", "observation_text"]
+
+
+def _sampling(game: str) -> Sampling | None:
+    """The game's constraint on dealing hidden cards back (its descriptor's), if any."""
+    return get_descriptor(game).sampling if game in GAME_MODULES else None
 
 
 def observation_text(obs: Any) -> str:
@@ -78,8 +85,8 @@ class InformationSet:
         self.decks = decks
         obs = state.observation(seat)
         self.observation_text = observation_text(obs)
-        self._void_groups: tuple[int, dict[int, list[int]], dict[int, set[str]]] | None = \
-            _calypso_void_groups(obs, self.hidden) if self.game.name == "calypso" else None
+        sampling = _sampling(self.game.name)
+        self._owners: DealGroups | None = sampling(obs, self.hidden) if sampling else None
         self.samples = 0
         """States returned by :meth:`sample` so far."""
         self.rejected = 0
@@ -109,7 +116,7 @@ class InformationSet:
             decks = [list(d) for d in self.decks]
             for i, ((d, positions), pool) in enumerate(zip(self.hidden, self.pools)):
                 row = decks[d]
-                vg = self._void_groups
+                vg = self._owners
                 if vg is not None and vg[0] == i:
                     placed = _deal_groups(pool, vg[1], vg[2], rng)
                     if placed is None:
@@ -130,37 +137,11 @@ class InformationSet:
         return None
 
 
-# -- voids: calypso ---------------------------------------------------------------------
+# -- dealing hidden cards back by owner ------------------------------------------------
 # A seat that did not follow suit holds none of that suit; plain rejection then throws
-# away most deals late in a deal (82% of them over a heuristic match). For calypso the
-# positions of the current deal belong to known seats (rules: deal d of a game is pack
-# positions 52d .. 52d+51, one card at a time from dealer + 1), so the hidden cards are
-# dealt to seats not void in their suit, the undealt rest taking any card.
-
-def _calypso_void_groups(obs: Any, hidden: list[tuple[int, list[int]]]
-                         ) -> tuple[int, dict[int, list[int]], dict[int, set[str]]] | None:
-    """(index into ``hidden`` of the current game's deck, positions by owner (-1 undealt),
-    voids by owner), from the seat's observation."""
-    if obs.to_play < 0 or not hidden:
-        return None
-    index = len(hidden) - 1  # the current game's deck is the last shuffle
-    base = 52 * obs.deal_number
-    groups: dict[int, list[int]] = {}
-    for p in hidden[index][1]:
-        owner = (obs.dealer + 1 + (p - base)) & 3 if base <= p < base + 52 else -1
-        groups.setdefault(owner, []).append(p)
-    voids: dict[int, set[str]] = {s: set() for s in range(4)}
-    deal_tricks = list(obs.tricks)[len(obs.tricks) - obs.trick_number:] if obs.trick_number else []
-    plays = [(t.leader, t.cards) for t in deal_tricks] + [(obs.leader, obs.current_trick)]
-    for leader, cards in plays:
-        if not cards:
-            continue
-        led = cards[0][-1]
-        for j, c in enumerate(cards[1:], 1):
-            if c[-1] != led:
-                voids[(leader + j) & 3].add(led)
-    return index, groups, voids
-
+# away most deals late in a deal (82% of them over a calypso heuristic match). A game
+# that knows the owner of each hidden position says so (its descriptor's ``sampling``:
+# arena.core.descriptor), and the hidden cards are dealt to owners not void in their suit.
 
 def _deal_groups(pool: list[str], groups: dict[int, list[int]], voids: dict[int, set[str]],
                  rng: SeedStream) -> dict[int, str] | None:

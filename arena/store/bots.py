@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import Connection, Table, select, update
 from sqlalchemy.exc import IntegrityError
 
 from arena.store.registry import BotEntry, BotExistsError, BotNotFoundError, BotRegistry
 from arena.store.models import BotRow
 
-if TYPE_CHECKING:
-    from arena.store.store import Store
+
+class Transactions(Protocol):
+    """What the registry needs of its store (:class:`arena.store.Store` has both): a
+    connection in a read transaction, and one in a write transaction."""
+
+    def _read(self) -> AbstractContextManager[Connection]: ...
+
+    def _write(self) -> AbstractContextManager[Connection]: ...
 
 __all__ = ["StoreBotRegistry"]
 
@@ -38,7 +45,7 @@ class StoreBotRegistry(BotRegistry):
     ('alice-bot', True, None)
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Transactions) -> None:
         self.store = store
 
     _COLS = (BotRow.id, BotRow.owner, BotRow.created, BotRow.revoked, BotRow.token_sha256)

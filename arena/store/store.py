@@ -57,6 +57,7 @@ from sqlalchemy.exc import IntegrityError
 from arena.records.record import MatchRecord
 from arena.store import history as _history
 from arena.store import migrate as _migrate
+from arena.store.bots import StoreBotRegistry
 from arena.store.engine import StoreURLError, create_store_engine, is_sqlite
 from arena.store.models import (
     MatchRecordRow,
@@ -1039,5 +1040,3 @@ class Store:
         """The bot registry on this store."""
         return StoreBotRegistry(self)
 
-
-from arena.store.bots import StoreBotRegistry  # noqa: E402  (circular: bots uses Store)

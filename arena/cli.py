@@ -467,7 +467,7 @@ def replay_cmd(path: Path = typer.Argument(..., exists=True, dir_okay=False, hel
                quiet: bool = typer.Option(False, "--quiet", "-q", help="Print failures only.")) -> None:
     """Replay match records through the engine and verify them."""
     from arena.core.errors import DecodeError
-    from arena.match.replay import verify_record
+    from arena.records.replay import verify_record
     from arena.records.record import read_records
 
     _check_record_file(path)

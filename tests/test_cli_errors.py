@@ -278,7 +278,7 @@ def test_tables_read_at_80_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_canasta_standings_are_in_canasta_points(played: dict[str, Any]) -> None:
-    from arena.match.replay import replay_record
+    from arena.records.replay import replay_record
     from arena.store import Store
 
     res = runner.invoke(app, ["standings", "example-canasta", "--store", played["url"], "--json"])

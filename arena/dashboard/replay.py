@@ -1,6 +1,6 @@
 """Step-by-step views of a stored match, computed with the engine.
 
-A record is replayed action by action (as :func:`arena.match.replay.replay_record`
+A record is replayed action by action (as :func:`arena.records.replay.replay_record`
 does); after the deal and after every action the table is captured as a *view*:
 
 ``public``

@@ -52,7 +52,7 @@ def board_results(record: Any) -> list[dict[str, Any]]:
     """
     from arena.core.cards import STANDARD_TOKENS
     from arena.core.errors import ArenaError
-    from arena.match.replay import replay_record
+    from arena.records.replay import replay_record
 
     try:
         state: Any = replay_record(record)

@@ -291,7 +291,7 @@ def compare_bots(game: Game, bots: Sequence[str], *, deals: int, seed: int = 0, 
             res.matches = []
         for m in res.matches:
             if m.state is None:  # played in a worker process: rebuild the state from the record
-                from arena.match.replay import replay_record
+                from arena.records.replay import replay_record
 
                 m.state = replay_record(m.record)
         results.append(res)

@@ -50,6 +50,7 @@ from arena.core.errors import ArenaError, DecodeError
 from arena.games.bridge.calls import FIRST_BID, PASS, call_to_string, string_to_call
 from arena.games.bridge.cardmasks import pbn_hand
 from arena.games.bridge.scoring import board_dealer, board_vulnerability, parse_contract
+from arena.records.replay import replay_record
 
 __all__ = ["PbnGame", "Board", "read_boards", "MANDATORY_TAGS", "SEAT_TAGS", "INHERITED_WITH_BOARD", "INHERITED_ALWAYS", "loads",
            "load", "dumps", "dump", "dumps_records", "dump_records", "record_games", "record_room", "parse_deal",
@@ -588,9 +589,6 @@ def record_games(record: Any, *, id_tag: str | None = None, **tags: str) -> list
     :param id_tag: also write the record's ``match_id`` in this tag (e.g. ``"Round"``).
     :raises ValueError: for a record of another game, or one that does not replay.
     """
-    from arena.core.errors import ArenaError
-    from arena.match.replay import replay_record
-
     if record.game != "bridge":
         raise ValueError(f"{record.match_id}: PBN is for bridge, not {record.game}")
     try:

@@ -243,7 +243,7 @@ def record_points(record: Any) -> list[float] | None:
            getattr(record, "finished_at", ""), len(getattr(record, "actions", ())), tuple(record.returns))
     pts = _POINTS.get(key)
     if pts is None:
-        from arena.match.replay import replay_record
+        from arena.records.replay import replay_record
 
         try:
             state = replay_record(record)

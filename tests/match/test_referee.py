@@ -9,7 +9,7 @@ from typing import Any
 from arena.bots.base import Agent, AgentFailure, DecisionTimeout, RandomAgent
 from arena.core.state import Action
 from arena.match import run_match
-from arena.match.replay import verify_record
+from arena.records.replay import verify_record
 from arena.records import record as rec
 from arena.testing.toy import HighcardGame
 
@@ -181,7 +181,7 @@ def test_record_to_dict_equals_asdict_and_is_independent() -> None:
 def test_records_carry_the_games_own_points_beside_the_returns() -> None:
     from arena.bots import make_bot
     from arena.games import get_game
-    from arena.match.replay import replay_record
+    from arena.records.replay import replay_record
     from arena.records.record import MatchRecord, dumps, loads
 
     game = get_game("canasta", preset="classic-2p", deals=1)

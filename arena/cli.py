@@ -283,7 +283,7 @@ def play_cmd(
                                            help="Per-deal lines and score sheets (default: on up to 20 deals)."),
 ) -> None:
     """Play a duplicate match between built-in bots and report the result."""
-    from arena.match.evaluate import DealResult, compare_bots
+    from arena.bots.evaluate import DealResult, compare_bots
     from arena.records import record as rec
 
     count = boards if boards is not None else games if games is not None else None

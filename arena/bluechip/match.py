@@ -2,7 +2,7 @@
 
 An entrant is ``bluechip:TEAM`` (the robots of team TEAM seated at the host) or the
 name of a built-in bot. :func:`team_match` plays each board twice, team A N-S in
-the open room and E-W in the closed room, on the seeds :mod:`arena.match.evaluate`
+the open room and E-W in the closed room, on the seeds :mod:`arena.bots.evaluate`
 uses (``derive_seed(seed, "deal", i)``, board ``i + 1``), and returns both records
 of every board; the IMPs are ``imps(ns_open - ns_closed)`` from team A's side.
 

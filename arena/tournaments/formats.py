@@ -26,7 +26,7 @@ entrants at the table as units, ``cyclic`` is the Latin square (rotation ``r``: 
 ``reversed`` adds the mirrored cycle (``2U`` seatings: every neighbour met on both
 sides) and ``all`` is every permutation (``U!``; ACPC's 3-player format). With fewer
 entrants than units (one table; unit ``u`` holds entrant ``u mod k`` as in
-:mod:`arena.match.evaluate`) repeated seatings are dropped.
+:mod:`arena.bots.evaluate`) repeated seatings are dropped.
 
 Formats
 -------

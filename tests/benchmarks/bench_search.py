@@ -4,7 +4,7 @@
         [--spec SPEC] [--deadline-ms MS] [--jobs J] [--positions N [--cpu]]
 
 Per game it plays ``N`` seeded deals of ``SPEC`` (default ``pimc``, at its defaults)
-against ``heuristic``, seats rotated (duplicate: :func:`arena.match.evaluate.compare_bots`,
+against ``heuristic``, seats rotated (duplicate: :func:`arena.bots.evaluate.compare_bots`,
 what ``arena play GAME --bots SPEC,heuristic --games N --seed S`` runs), with the
 example tournaments' deadline (2,000 ms per decision), and prints one line:
 
@@ -79,7 +79,7 @@ def decision_times(records: list[Any], spec: str) -> list[float]:
 
 def play(game_name: str, spec: str, games: int, seed: int, deadline_ms: float, jobs: int) -> dict[str, Any]:
     """One game's figures (see the module docstring)."""
-    from arena.match.evaluate import compare_bots
+    from arena.bots.evaluate import compare_bots
 
     game = get_game(game_name, **DEALS[game_name])
     load0 = os.getloadavg()[0]

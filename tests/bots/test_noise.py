@@ -121,7 +121,7 @@ def test_tournament_entrant_options() -> None:
 @pytest.mark.parametrize("game_name", ["calypso", "auction"])
 def test_noisier_is_weaker(game_name: str) -> None:
     """The knob does weaken the bot: heuristic beats heuristic?noise=0.9 over duplicate deals."""
-    from arena.match.evaluate import compare_bots
+    from arena.bots.evaluate import compare_bots
 
     cmp = compare_bots(get_game(game_name, **({"preset": "4p"} if game_name == "auction" else {})),
                        ["heuristic", "heuristic?noise=0.9"], deals=6, seed=5, keep_matches=False)

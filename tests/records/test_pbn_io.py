@@ -10,7 +10,7 @@ import pytest
 from arena.core.errors import DecodeError
 from arena.games import get_game
 from arena.games.bridge.scoring import board_dealer, board_vulnerability, duplicate_score
-from arena.match.evaluate import compare_bots
+from arena.bots.evaluate import compare_bots
 from arena.records import pbn
 from arena.records.record import MatchRecord
 

@@ -7,7 +7,7 @@ import pytest
 from arena.bots import list_bots, make_bot
 from arena.games import get_game
 from arena.games.bridge.scoring import imps
-from arena.match.evaluate import compare_bots, mean_interval
+from arena.bots.evaluate import compare_bots, mean_interval
 from arena.match.referee import run_match
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from arena.match.evaluate import _assignment, compare_bots, mean_interval, seating
+from arena.bots.evaluate import _assignment, compare_bots, mean_interval, seating
 from arena.testing.toy import HighcardGame
 
 

@@ -6,9 +6,10 @@ tournament seed and the deal), the bot at each seat and the deadline. Its
 ``match_id`` is stable (``"<tournament_id>:<index:06d>"``), so a retried or
 re-delivered match writes the same row, exactly once.
 
-Bot references (``bots``) are ``"builtin:<name>"`` for a built-in bot
-(``arena.bots.make_bot``) and ``"remote:<bot_id>"`` for an external bot reached
-through the gateway. ``entrants`` names the tournament entrant at each seat (the
+Bot references (``bots``) are ``"<kind>:<name>"``: ``"builtin:<name>"`` for a
+built-in bot (``arena.bots.make_bot``), ``"remote:<bot_id>"`` for an external bot
+reached through the gateway, ``"bluechip:<team>"`` for Blue Chip robots (every kind:
+:mod:`arena.tournaments.routes`). ``entrants`` names the tournament entrant at each seat (the
 same entrant may hold several seats, e.g. both seats of a partnership).
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["MatchSpec", "make_match_id", "parse_bot_ref", "BOT_REF_KINDS"]
+__all__ = ["MatchSpec", "make_match_id", "parse_bot_ref"]
 
 
 def make_match_id(tournament_id: str, index: int) -> str:
@@ -25,21 +26,16 @@ def make_match_id(tournament_id: str, index: int) -> str:
     return f"{tournament_id}:{index:06d}"
 
 
-BOT_REF_KINDS = ("builtin", "remote", "bluechip")
-"""``builtin:<name>`` (a built-in bot), ``remote:<bot id>`` (a bot connected to a
-gateway), ``bluechip:<team>`` (Blue Chip robots at the Table Manager of the
-process that plays the match)."""
-
-
 def parse_bot_ref(ref: str) -> tuple[str, str]:
-    """``(kind, name)`` of a bot reference, kind one of :data:`BOT_REF_KINDS`.
+    """``(kind, name)`` of a bot reference ``<kind>:<name>`` (the kinds, and what each
+    reaches: :mod:`arena.tournaments.routes`).
 
     :raises ValueError: for any other form.
     """
     kind, sep, name = ref.partition(":")
-    if not sep or kind not in BOT_REF_KINDS or not name:
-        raise ValueError(f"bot reference {ref!r} must be 'builtin:<name>', 'remote:<bot id>' or "
-                         "'bluechip:<team>'")
+    if not sep or not kind.isidentifier() or not name:
+        raise ValueError(f"bot reference {ref!r} must be '<kind>:<name>' ('builtin:<name>', "
+                         "'remote:<bot id>' or 'bluechip:<team>')")
     return kind, name
 
 

@@ -101,6 +101,7 @@ from arena.bots import check_bot_spec, list_bots
 from arena.records.pbn import Board
 from arena.core.state import Game
 from arena.games import get_game, list_games
+from arena.tournaments.routes import ROUTES
 
 __all__ = ["ConfigError", "ConfigWarning", "Entrant", "DuplicateSettings", "GauntletSettings", "SwissSettings",
            "LadderSettings", "TournamentConfig", "TIEBREAKS", "SWISS_SCORING", "MATCHMAKING",
@@ -485,8 +486,9 @@ def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
             raise ConfigError(path, "give exactly one of bot = \"<built-in name>\", remote = \"<bot id>\" "
                                     "or bluechip = \"<team>\"")
         if "bluechip" in e:
-            if game != "bridge":
-                raise ConfigError(f"{path}.bluechip", f"Blue Chip robots play bridge, not {game}")
+            plays = ROUTES["bluechip"].games
+            if plays and game not in plays:
+                raise ConfigError(f"{path}.bluechip", f"Blue Chip robots play {', '.join(plays)}, not {game}")
             if "options" in e:
                 raise ConfigError(f"{path}.options", "options are for built-in bots (bot = ...)")
             team = _str(e, "bluechip", path)

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.records.record import MatchRecord
 from arena.records.spec import MatchSpec
+from arena.tournaments.routes import routes_of
 from arena.tournaments.conductor import (Conductor, ConductorSettings, Heartbeat, early_stop, owner_id,
                                          owner_pid_alive, with_store_retries)
 
@@ -73,9 +74,9 @@ def open_store(url: str) -> Store:
 
 
 def _has_remote(spec: MatchSpec) -> bool:
-    """Played on a thread of this process: remote bots (the router is here) and
-    Blue Chip robots (their connections are to this process's Table Manager)."""
-    return any(ref.startswith(("remote:", "bluechip:")) for ref in spec.bots)
+    """Played on a thread of this process: a *threaded* route (remote bots: the router
+    is here; Blue Chip robots: their connections are to this process's Table Manager)."""
+    return any(r.threaded for r in routes_of(spec.bots))
 
 
 def _dead_local(owner: str) -> bool:
@@ -216,7 +217,7 @@ class EmbeddedExecutor:
             progress(done, total)
         remote = [s for s in specs if _has_remote(s)]
         local = [s for s in specs if not _has_remote(s)]
-        needs_router = [s for s in remote if any(r.startswith("remote:") for r in s.bots)]
+        needs_router = [s for s in remote if any(r.needs_router for r in routes_of(s.bots))]
         if needs_router and self.router is None:
             for spec in remote:
                 store.release(spec.match_id, owner)

@@ -9,44 +9,27 @@ the entrant at each seat.
 
 Agents
 ------
-* ``builtin:<name>`` -> :func:`arena.bots.make_bot` with a seed derived from the
-  spec (:func:`bot_seed`: match id, seat and entrant), so the same spec always
-  gives the same record (apart from timings): the tournament seed already reaches
-  the spec through ``spec.seed``.
-* ``bluechip:<team>`` -> :func:`arena.bluechip.make_agent`: the team's robot at this
-  process's Table Manager (:func:`arena.bluechip.start_host`), the match played by
-  :func:`arena.bluechip.run_match` (the referee with per-seat observations relayed).
-* ``remote:<bot_id>`` -> :class:`~arena.remote.agent.RemoteAgent` over the
-  ``router`` given, else over a process-wide
-  :class:`~arena.remote.redis_router.RedisRouter` on ``$ARENA_REDIS_URL``
-  (created on first use, after any fork: it holds no gRPC object).
+Each seat's bot reference names its route (:mod:`arena.tournaments.routes`): a
+built-in bot seeded from the spec (:func:`~arena.tournaments.routes.bot_seed`: match
+id, seat and entrant, so the same spec always gives the same record, apart from
+timings), a remote bot over the router given (else the process's Redis router), or a
+Blue Chip robot at this process's Table Manager, whose match the route's own referee
+plays (:func:`arena.bluechip.run_match`, which relays every call and card).
 """
 
 from __future__ import annotations
 
-import os
-import threading
 from typing import Any
 
-from arena.bots import make_bot
 from arena.bots.base import Agent
 from arena.games import get_game
 from arena.match.referee import run_match
 from arena.records.record import MatchRecord
 from arena.records.spec import MatchSpec, parse_bot_ref
+from arena.tournaments.routes import route, routes_of
 
-__all__ = ["play_spec", "build_game", "build_agents", "bot_seed", "spec_tags", "default_router",
-           "remote_bots", "offline_bots", "check_presence", "forfeit_record", "in_process",
-           "PLAY", "DEFERRED", "FORFEIT"]
-
-_router_lock = threading.Lock()
-_default_router: Any = None
-_default_router_pid = 0
-
-
-def bot_seed(spec: MatchSpec, seat: int) -> str:
-    """Seed of the built-in bot at ``seat``: stable for a given spec."""
-    return f"{spec.match_id}|{seat}|{spec.entrants[seat] if seat < len(spec.entrants) else ''}"
+__all__ = ["play_spec", "build_game", "build_agents", "spec_tags", "remote_bots", "offline_bots",
+           "check_presence", "forfeit_record", "in_process", "PLAY", "DEFERRED", "FORFEIT"]
 
 
 def build_game(spec: MatchSpec) -> Any:
@@ -60,47 +43,22 @@ def build_game(spec: MatchSpec) -> Any:
     return get_game(spec.game, **options)
 
 
-def default_router() -> Any:
-    """A :class:`~arena.remote.redis_router.RedisRouter` on ``$ARENA_REDIS_URL``
-    (default ``redis://127.0.0.1:6379/0``), one per process."""
-    global _default_router, _default_router_pid
-    with _router_lock:
-        if _default_router is None or _default_router_pid != os.getpid():
-            from arena.remote.redis_router import RedisRouter
-
-            _default_router = RedisRouter(os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0"))
-            _default_router_pid = os.getpid()
-        return _default_router
-
-
 def build_agents(spec: MatchSpec, *, router: Any = None) -> list[Agent]:
-    """One agent per seat (see the module docstring).
+    """One agent per seat, each made by its reference's route (see the module docstring).
 
     :raises ValueError: for a bad bot reference or an unknown built-in bot.
     """
-    agents: list[Agent] = []
-    for seat, ref in enumerate(spec.bots):
-        kind, name = parse_bot_ref(ref)
-        if kind == "builtin":
-            agents.append(make_bot(spec.game, name, seed=bot_seed(spec, seat)))
-        elif kind == "bluechip":
-            from arena.bluechip import make_agent
-
-            agents.append(make_agent(name, seat, opponents=_opponents(spec, seat)))
-        else:
-            from arena.remote.agent import RemoteAgent
-
-            agents.append(RemoteAgent(name, router if router is not None else default_router(),
-                                      default_deadline_ms=spec.deadline_ms))
-    return agents
+    return [route(ref).make_agent(spec, seat, parse_bot_ref(ref)[1], router)
+            for seat, ref in enumerate(spec.bots)]
 
 
 def remote_bots(spec: MatchSpec) -> list[str]:
-    """The remote bot ids of a spec, once each, in seat order."""
+    """The ids of a spec's bots behind a router (remote bots, whose presence the router
+    knows), once each, in seat order."""
     out: list[str] = []
     for ref in spec.bots:
-        kind, name = parse_bot_ref(ref)
-        if kind == "remote" and name not in out:
+        name = parse_bot_ref(ref)[1]
+        if route(ref).needs_router and name not in out:
             out.append(name)
     return out
 
@@ -169,7 +127,7 @@ def forfeit_record(spec: MatchSpec, absent: list[str], absence_limit: float) -> 
 
     reason = f"absent: offline for more than the absence limit ({absence_limit:.0f} s); forfeit"
     seats = [i for i, ref in enumerate(spec.bots)
-             if parse_bot_ref(ref)[0] == "remote" and parse_bot_ref(ref)[1] in absent]
+             if route(ref).needs_router and parse_bot_ref(ref)[1] in absent]
     entrants = [spec.entrants[i] for i in seats if i < len(spec.entrants)]
     tags = spec_tags(spec)
     tags["forfeit"] = {"absent": sorted(set(entrants)), "bots": list(absent), "reason": reason}
@@ -182,15 +140,10 @@ def forfeit_record(spec: MatchSpec, absent: list[str], absence_limit: float) -> 
         terminal=False, started_at=now, finished_at=now, tags=tags)
 
 
-def _opponents(spec: MatchSpec, seat: int) -> str:
-    """The entrant at the next seat (the other side's name a Blue Chip robot is told)."""
-    return spec.entrants[(seat + 1) % len(spec.entrants)] if spec.entrants else ""
-
-
 def in_process(spec: MatchSpec) -> bool:
-    """Whether the spec must be played in the process that holds its bots'
-    connections (Blue Chip robots at this process's Table Manager)."""
-    return any(ref.startswith("bluechip:") for ref in spec.bots)
+    """Whether the spec must be played in the process that holds its bots' connections
+    (a *pinned* route: Blue Chip robots at this process's Table Manager)."""
+    return any(r.pinned for r in routes_of(spec.bots))
 
 
 def spec_tags(spec: MatchSpec) -> dict[str, Any]:
@@ -214,9 +167,8 @@ def play_spec(spec: MatchSpec, *, router: Any = None,
         raise ValueError(f"spec {spec.match_id}: {spec.game} needs {game.num_players} bots, "
                          f"got {len(spec.bots)}")
     agents = build_agents(spec, router=router)
-    play = run_match
-    if in_process(spec):  # the TM relays every call and card: the observing referee
-        from arena.bluechip import run_match as play
+    referees = [r.referee for r in routes_of(spec.bots) if r.referee is not None]
+    play = referees[0] if referees else run_match
     try:
         result = play(game, agents, seed=spec.seed, init=dict(spec.init), match_id=spec.match_id,
                            bot_names=list(spec.entrants), deadline_ms=spec.deadline_ms,

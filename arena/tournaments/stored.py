@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from arena.tournaments.conductor import Conductor, ConductorSettings, Dispatcher
+from arena.tournaments.routes import route
 
 if TYPE_CHECKING:
     from arena.records.record import MatchRecord
@@ -70,7 +71,7 @@ def submit(store: StoreProtocol, tournament_id: str, dispatcher: Dispatcher,
         connected to one process: ``arena tournament run --bluechip ADDRESS``).
     """
     robots = sorted({e for spec in store.specs(tournament_id)
-                     for e, ref in zip(spec.entrants, spec.bots) if ref.startswith("bluechip:")})
+                     for e, ref in zip(spec.entrants, spec.bots) if route(ref).pinned})
     if robots:
         raise ValueError(f"entrants {', '.join(robots)} are Blue Chip robots: they play in the process "
                          "that hosts their Table Manager (arena tournament run FILE --bluechip "

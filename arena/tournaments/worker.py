@@ -38,8 +38,9 @@ def play_one(spec: MatchSpec, store: Any, owner: str, settings: ConductorSetting
     remote bot is offline: the lease was given back), ``("void", reason)`` (the
     platform failed: replayed) or ``("failed", reason)``. Any thread may call it."""
     from arena.bots.base import RouteFailure
-    from arena.tournaments.runner import (DEFERRED, FORFEIT, PLAY, check_presence, default_router,
-                                         forfeit_record, in_process, play_spec, remote_bots)
+    from arena.tournaments.routes import default_router
+    from arena.tournaments.runner import (DEFERRED, FORFEIT, PLAY, check_presence, forfeit_record,
+                                         in_process, play_spec, remote_bots)
 
     try:
         if in_process(spec):

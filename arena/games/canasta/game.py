@@ -53,7 +53,7 @@ class CanastaGame(Game):
         unknown = set(kwargs) - {"first_dealer", "start_scores"}
         if unknown:
             raise ValueError(f"canasta: unknown initial-state argument(s) {', '.join(sorted(unknown))}")
-        return CanastaState(self, dealer, **kwargs)
+        return CanastaState(self, dealer, **kwargs, rules=self.rules)
 
     # -- presentation ------------------------------------------------------
     def teams(self) -> list[list[SeatIndex]]:

@@ -20,12 +20,12 @@ from enum import Enum
 from functools import lru_cache
 from itertools import combinations
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from arena.core.cards import sort_cards, standard_deck
 from arena.core.dealing import Dealer
 from arena.core.errors import IllegalActionError, InvalidActionError
-from arena.core.state import TERMINAL, Action, State
+from arena.core.state import TERMINAL, Action, Game, State
 
 from arena.games.canasta.actions import _CARD_ORDER, DECLINE, DISCARDS, DRAW, KIND_ORDER, CanastaAction, Group
 from arena.games.canasta.observation import CanastaObservation
@@ -35,8 +35,6 @@ from arena.games.canasta.rules import (BLACK3, CANASTA_REQUIRED, KEY_ORDER, NATU
                                        opening_table_value, rank_value)
 from arena.games.canasta.scoring import HandScore, is_canasta, score_side
 
-if TYPE_CHECKING:
-    from arena.games.canasta.game import CanastaGame
 
 __all__ = ["CanastaState", "CanastaObservation", "Phase"]
 
@@ -421,7 +419,7 @@ def _meld_ok(shape: list[tuple[str, int, int, int, tuple[int, int] | None]], han
 class CanastaState(State):
     """One canasta match (a game to the target, or ``deals`` hands)."""
 
-    game: CanastaGame
+    game: Game
     # The base class's attributes, declared again so that a compiled module keeps them
     # in native slots (no effect on the pure-Python class).
     dealer: Dealer
@@ -429,8 +427,11 @@ class CanastaState(State):
     _legal_cache: list[Action] | None
     _init_kwargs: dict[str, Any]
 
-    def __init__(self, game: CanastaGame, dealer: Dealer, first_dealer: int | None = None,
-                 start_scores: Any = None, *, _copy_of: CanastaState | None = None) -> None:
+    def __init__(self, game: Game, dealer: Dealer, first_dealer: int | None = None,
+                 start_scores: Any = None, *, rules: Rules | None = None,
+                 _copy_of: CanastaState | None = None) -> None:
+        """A new match of ``game`` under ``rules`` (the game's, :class:`CanastaGame`
+        passes them), or a copy of ``_copy_of`` (``clone()`` when compiled)."""
         if _copy_of is not None:  # clone() when compiled (see there)
             self._copy_state(_copy_of)
             return
@@ -440,7 +441,9 @@ class CanastaState(State):
         if start_scores is not None:
             init["start_scores"] = list(start_scores)
         super().__init__(game, dealer, init)
-        r = self.rules = game.rules
+        if rules is None:
+            raise TypeError("CanastaState needs the game's rules (CanastaGame makes its states)")
+        r = self.rules = rules
         self.n = r.players
         self.side_of = r.side_of
         self.nsides = r.num_sides

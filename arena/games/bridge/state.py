@@ -20,22 +20,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card, standard_deck
 from arena.core.dealing import Dealer
 from arena.core.errors import InvalidActionError
-from arena.core.state import TERMINAL, Action, State
+from arena.core.state import TERMINAL, Action, Game, State
 
 from arena.games.bridge.calls import (AUCTION_LEGAL, FIRST_BID, PASS, REDOUBLE,
                                       call_illegal_reason, call_to_string, string_to_call)
 from arena.games.bridge.cardmasks import SUIT_CARDS, deal_masks, mask_to_ids
+from arena.games.bridge.observation import PHASES, BridgeObservation
 from arena.games.bridge.scoring import (board_dealer, board_vulnerability, duplicate_score_parts,
                                         RubberScore, format_contract, honours_bonus)
-
-if TYPE_CHECKING:
-    from arena.games.bridge.game import BridgeGame
-    from arena.games.bridge.observation import BridgeObservation
 
 __all__ = ["Phase", "BridgeState", "DealRecord"]
 
@@ -96,7 +93,7 @@ class DealRecord(dict[str, Any]):
 class BridgeState(State):
     """One bridge match; see :mod:`arena.games.bridge`."""
 
-    game: BridgeGame
+    game: Game
     # The base class's attributes, declared again so that a compiled module keeps them
     # in native slots (no effect on the pure-Python class).
     dealer: Dealer
@@ -104,7 +101,7 @@ class BridgeState(State):
     _legal_cache: list[Action] | None
     _init_kwargs: dict[str, Any]
 
-    def __init__(self, game: BridgeGame, dealer: Dealer, board: int | None = None, *,
+    def __init__(self, game: Game, dealer: Dealer, board: int | None = None, *,
                  _copy_of: BridgeState | None = None) -> None:
         if _copy_of is not None:  # clone() when compiled (see there)
             self._copy_state(_copy_of)
@@ -468,11 +465,55 @@ class BridgeState(State):
 
     # -- information ----------------------------------------------------------------------
     def observation(self, seat: int) -> BridgeObservation:
-        from arena.games.bridge.observation import build_observation
-
+        """The observation of ``seat`` (0..3): :class:`~.observation.BridgeObservation`."""
         if not 0 <= seat < 4:
             raise ValueError(f"seat must be 0..3, got {seat}")
-        return build_observation(self, seat)
+        s = self
+        phase = s._phase
+        exposed = s.dummy_exposed()
+        plays = s._plays_now()
+        leaders = s._leaders
+        tricks = []
+        n_full = len(plays) // 4
+        for t in range(n_full):
+            leader = leaders[t]
+            cards = tuple(STANDARD_TOKENS[c] for c in plays[4 * t: 4 * t + 4])
+            winner = leaders[t + 1] if t + 1 < len(leaders) else \
+                _trick_winner(s._trump, plays[4 * t: 4 * t + 4], leader)
+            tricks.append((leader, cards, winner))
+        in_play = phase == 1
+        cur = plays[4 * n_full:]
+        rs = s._rs
+        if phase == 2:
+            ns = s._ns_result
+            score = (s._totals[0], s._totals[1]) if s._rubber else ((ns, 0) if ns > 0 else (0, -ns))
+        else:
+            t0, t1 = rs.totals()
+            score = (s._totals[0] + t0, s._totals[1] + t1)
+        return BridgeObservation(
+            seat=seat,
+            phase=PHASES[phase],
+            scoring="rubber" if s._rubber else "duplicate",
+            board=s._board,
+            deal=len(s._records) + (0 if phase == 2 else 1),
+            dealer=s._dealer_seat,
+            vulnerable=s._vul,
+            hand=tuple(STANDARD_TOKENS[c] for c in mask_to_ids(s.hand_mask(seat))),
+            auction=tuple(call_to_string(c) for c in s._calls),
+            contract=s.contract,
+            declarer=s._declarer,
+            dummy=s._dummy,
+            dummy_hand=tuple(STANDARD_TOKENS[c] for c in mask_to_ids(s.hand_mask(s._dummy))) if exposed else (),
+            to_act=s.current_player(),
+            playing_hand=s._hand if in_play else -1,
+            trick_leader=leaders[-1] if in_play else -1,
+            current_trick=tuple(STANDARD_TOKENS[c] for c in cur) if in_play else (),
+            tricks=tuple(tricks),
+            tricks_won=s._tricks_won(),
+            games=(rs.games[0], rs.games[1]),
+            part_scores=(rs.parts[0], rs.parts[1]),
+            score=score,
+        )
 
     def card_locations(self) -> Mapping[str, Iterable[str]]:
         locs: dict[str, Iterable[str]] = {
@@ -627,3 +668,17 @@ class BridgeState(State):
     def initial_hands(self) -> tuple[int, ...]:
         """The current deal's four dealt hands as masks (engine-internal; not for bots)."""
         return self._dealt[2]
+
+
+def _trick_winner(trump: int, cards: list[int], leader: int) -> int:
+    """The seat winning a trick of ``cards`` (ids, in playing order from ``leader``) with
+    ``trump`` the trump suit (-1: notrump)."""
+    best, bi = cards[0], 0
+    for i in (1, 2, 3):
+        c = cards[i]
+        if c // 13 == best // 13:
+            if c > best:
+                best, bi = c, i
+        elif c // 13 == trump:
+            best, bi = c, i
+    return (leader + bi) & 3

@@ -95,10 +95,11 @@ Version history
 """
 
 from arena.core.descriptor import GameDescriptor
-from arena.games.calypso.game import (CalypsoGame, CalypsoObservation, CalypsoState,
-                                      CalypsoTrick)
+from arena.games.calypso.game import CalypsoGame
+from arena.games.calypso.observation import CalypsoObservation, CalypsoTrick
 from arena.games.calypso.rules import collect, side_points, trick_winner
 from arena.games.calypso.sampling import void_groups
+from arena.games.calypso.state import CalypsoState
 
 __all__ = ["DESCRIPTOR", "GAME", "CalypsoGame", "CalypsoState", "CalypsoObservation", "CalypsoTrick",
            "collect", "side_points", "trick_winner"]

@@ -12,7 +12,8 @@ Cards here are card indexes 0..51 (``suit * 13 + rank``, suits C D H S, ranks
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 __all__ = [
     "TRUMP",
@@ -20,6 +21,14 @@ __all__ = [
     "CALYPSO_POINTS",
     "IN_PROGRESS_POINTS",
     "PILE_POINTS",
+    "SEAT_NAMES",
+    "SIDE_NAMES",
+    "DEALS_PER_GAME",
+    "TRICKS_PER_DEAL",
+    "CARDS_PER_GAME",
+    "MIN_SIDE_POINTS_PER_GAME",
+    "DEFAULT_OPTIONS",
+    "max_games",
     "is_trump",
     "trick_winner",
     "winning_position",
@@ -39,6 +48,37 @@ IN_PROGRESS_POINTS = 20
 """Points per card of the calypso in progress at the end of a game."""
 PILE_POINTS = 10
 """Points per card of a side's pile at the end of a game."""
+
+
+SEAT_NAMES = ("N", "E", "S", "W")
+"""Seat names in play order."""
+SIDE_NAMES = ("NS", "EW")
+"""Side names; seat ``s`` is on side ``s % 2``."""
+DEALS_PER_GAME = 4
+TRICKS_PER_DEAL = 13
+CARDS_PER_GAME = 208
+MIN_SIDE_POINTS_PER_GAME = 1040
+"""Each of the 208 cards scores at least 10, so after g games some side has at least 1040 g."""
+DEFAULT_OPTIONS = {"games": 1, "target_score": None, "first_dealer": 0}
+"""The match options (section 8) and their defaults."""
+
+
+def max_games(options: Mapping[str, Any]) -> int:
+    """The most games a match of these options can take (``games``, or with
+    ``target_score`` enough games for some side to reach it), after checking them.
+
+    :raises ValueError: for an option out of its range.
+    """
+    games = options["games"]
+    target = options["target_score"]
+    first = options["first_dealer"]
+    if type(games) is not int or games < 1:
+        raise ValueError(f"calypso: games must be a positive integer, got {games!r}")
+    if target is not None and (type(target) is not int or target < 1):
+        raise ValueError(f"calypso: target_score must be a positive integer or None, got {target!r}")
+    if type(first) is not int or not 0 <= first < 4:
+        raise ValueError(f"calypso: first_dealer must be a seat 0..3, got {first!r}")
+    return games if target is None else max(1, -(-target // MIN_SIDE_POINTS_PER_GAME))
 
 
 def is_trump(position: int, seat: int, card: int, lead_suit: int) -> bool:

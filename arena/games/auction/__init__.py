@@ -149,7 +149,9 @@ from __future__ import annotations
 
 from arena.core.descriptor import GameDescriptor
 from arena.games.auction.actions import PASS, Bid, Pay, parse_action
-from arena.games.auction.state import AuctionGame, AuctionObservation, AuctionState, Phase
+from arena.games.auction.game import AuctionGame
+from arena.games.auction.observation import AuctionObservation
+from arena.games.auction.state import AuctionState, Phase
 
 __all__ = ["DESCRIPTOR", "GAME", "AuctionGame", "AuctionState", "AuctionObservation", "Bid", "Pay", "PASS",
            "Phase", "parse_action"]

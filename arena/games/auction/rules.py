@@ -1,4 +1,5 @@
-"""Aukció card rules: money values, purchasing power, payments, combinations.
+"""Aukció rules: money values, purchasing power, payments, combinations, and a
+match's make-up from its options (:func:`match_rules`).
 
 Pure functions over card tokens (see :mod:`arena.core.cards`); the state machine
 is in :mod:`arena.games.auction.state`. Amounts are points (multiples of 1000).
@@ -16,11 +17,18 @@ is in :mod:`arena.games.auction.state`. Amounts are points (multiples of 1000).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from arena.core.cards import JOKER, RANKS, SUITS, standard_deck
 
 __all__ = [
+    "DEFAULT_OPTIONS",
+    "HAND_SIZE",
+    "MatchRules",
+    "PRESETS",
+    "match_rules",
     "PICTURE_RANKS",
     "UNIT",
     "is_picture",
@@ -297,3 +305,46 @@ def completed_combination(collection: Iterable[str], new: str) -> tuple[str, ...
         if have.issuperset(combo):
             return combo
     return None
+
+
+HAND_SIZE = 5
+"""Money cards dealt to each player."""
+DEFAULT_OPTIONS: dict[str, Any] = {"players": 4, "games": None}
+"""The match options: 3 to 6 players, ``games`` games (``None``: one per seat)."""
+PRESETS: dict[str, dict[str, Any]] = {f"{n}p": {"players": n, "games": 1} for n in (3, 4, 5, 6)}
+"""One-game matches for 3 to 6 players (conformance, deal-by-deal comparisons); the
+rules' full match is ``players=n`` with ``games`` left at its default (n)."""
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """A match's make-up from its options (:func:`match_rules`)."""
+
+    players: int
+    games: int
+    """Games per match."""
+    packs: int
+    jokers: int
+    picture_canon: list[str]
+    """The picture stock before its shuffle (:func:`picture_deck`)."""
+    money_canon: list[str]
+    """The money stock before its shuffle (:func:`money_deck`)."""
+
+
+def match_rules(options: Mapping[str, Any]) -> MatchRules:
+    """The match's make-up, after checking the options: one pack for 3 players, two
+    for more, 3 jokers a pack.
+
+    :raises ValueError: for an option out of its range.
+    """
+    n = options["players"]
+    if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= 6:
+        raise ValueError(f"auction: players must be 3 to 6, got {n!r}")
+    g = options["games"]
+    if g is None:
+        g = n
+    if isinstance(g, bool) or not isinstance(g, int) or g < 1:
+        raise ValueError(f"auction: games must be a positive integer, got {g!r}")
+    packs = 1 if n == 3 else 2
+    jokers = 3 * packs
+    return MatchRules(n, g, packs, jokers, picture_deck(packs), money_deck(packs, jokers))

@@ -1,4 +1,4 @@
-"""Aukció engine: :class:`AuctionGame`, :class:`AuctionState`, :class:`AuctionObservation`.
+"""The Aukció state, :class:`AuctionState`, and its :class:`Phase`.
 
 See the package docstring (:mod:`arena.games.auction`) for the rules summary, the
 action forms, the observation layout, the shuffle layout and the rule decisions.
@@ -7,33 +7,30 @@ action forms, the observation layout, the shuffle layout and the rule decisions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from arena.core.cards import standard_deck
 from arena.core.dealing import Dealer
 from arena.core.errors import IllegalActionError, InvalidActionError
-from arena.core.state import TERMINAL, Action, Game, Observation, State
+from arena.core.state import TERMINAL, Action, Game, State
 
 from arena.games.auction.actions import PASS, Bid, Pay, action_sort_key, parse_action
+from arena.games.auction.observation import AuctionObservation
 from arena.games.auction.rules import (
+    HAND_SIZE,
     UNIT,
+    MatchRules,
     canonical_money_order,
     fallback_payment,
     completed_combination,
     minimal_payments,
-    money_deck,
     payment_problem,
-    picture_deck,
     purchasing_power,
     sort_money,
 )
 
-__all__ = ["AuctionGame", "AuctionState", "AuctionObservation", "Phase", "HAND_SIZE"]
+__all__ = ["AuctionState", "Phase"]
 
-HAND_SIZE = 5
-"""Money cards dealt to each player."""
 MAX_LISTED_PAYMENTS = 256
 """At most this many payments are listed by ``legal_actions()`` (any legal one is accepted)."""
 
@@ -54,129 +51,22 @@ class Phase(Enum):
     """The match is over."""
 
 
-@dataclass(frozen=True, slots=True)
-class AuctionObservation(Observation):
-    """What one seat sees (see the package docstring for every field)."""
-
-    seat: int
-    num_players: int
-    game_number: int
-    games_in_match: int
-    dealer: int
-    phase: str
-    to_act: int
-    hand: tuple[str, ...]
-    purchasing_power: int
-    hand_sizes: tuple[int, ...]
-    collections: tuple[tuple[str, ...], ...]
-    dead_pile: tuple[str, ...]
-    paid_pile: tuple[str, ...]
-    picture_stock: int
-    money_stock: int
-    reshuffles: int
-    round: int
-    turner: int
-    picture: str
-    barred: int
-    bidding_order: tuple[int, ...]
-    bids: tuple[tuple[int, int], ...]
-    high_bid: int
-    high_bidder: int
-    min_bid: int
-    match_points: tuple[int, ...]
-    game_winners: tuple[int, ...]
-    log: tuple[str, ...]
-
-
-class AuctionGame(Game):
-    """Aukció for 3 to 6 players; a match is ``games`` games (default: one per seat)."""
-
-    name = "auction"
-    ruleset_version = 1
-    presets = {f"{n}p": {"players": n, "games": 1} for n in (3, 4, 5, 6)}
-    """One-game matches for 3 to 6 players (conformance, deal-by-deal comparisons); the
-    rules' full match is ``players=n`` with ``games`` left at its default (n)."""
-    default_options = {"players": 4, "games": None}
-    action_space_size = None
-    zero_sum = False
-    max_retries = 0
-    """Section 11: an illegal bid counts as PASS, an illegal payment is replaced by
-    the fallback payment, at once (no retry)."""
-
-    def _configure(self) -> None:
-        n = self.options["players"]
-        if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= 6:
-            raise ValueError(f"auction: players must be 3 to 6, got {n!r}")
-        g = self.options["games"]
-        if g is None:
-            g = n
-        if isinstance(g, bool) or not isinstance(g, int) or g < 1:
-            raise ValueError(f"auction: games must be a positive integer, got {g!r}")
-        self._n = n
-        self.games = g
-        """Games per match."""
-        self.packs = 1 if n == 3 else 2
-        self.jokers = 3 * self.packs
-        self.picture_canon = picture_deck(self.packs)
-        self.money_canon = money_deck(self.packs, self.jokers)
-
-    @property
-    def num_players(self) -> int:
-        return self._n
-
-    @property
-    def max_game_length(self) -> int:
-        # Every round uses one picture and asks at most n bids and one payment.
-        return self.games * len(self.picture_canon) * (self._n + 1)
-
-    def full_deck(self) -> list[str]:
-        return standard_deck(self.packs, self.jokers)
-
-    def _new_state(self, dealer: Dealer, **kwargs: Any) -> AuctionState:
-        if kwargs:
-            raise ValueError(f"auction takes no {', '.join(kwargs)}")
-        return AuctionState(self, dealer)
-
-    # -- presentation -------------------------------------------------------
-    def describe(self, state: State) -> str:
-        assert isinstance(state, AuctionState)
-        pts = "-".join(str(p) for p in state.points)
-        done = len(state.results)
-        drawn = sum(1 for r in state.results if r["winner"] < 0)
-        best = max(state.points) if state.points else 0
-        leaders = [s for s, p in enumerate(state.points) if p == best]
-        lead = ("no winner" if best == 0 else
-                f"seat {leaders[0]} wins" if len(leaders) == 1 else
-                "seats " + ",".join(map(str, leaders)) + " share first")
-        return f"games won {pts} after {done} game(s), {drawn} drawn; {lead}"
-
-    def score_sheet(self, state: State) -> list[dict[str, Any]]:
-        assert isinstance(state, AuctionState)
-        rows = []
-        for r in state.results:
-            row: dict[str, Any] = {"game": r["game"], "dealer": r["dealer"], "rounds": r["rounds"],
-                                   "winner": r["winner"] if r["winner"] >= 0 else "-",
-                                   "combo": " ".join(r["combination"]) or "(drawn)"}
-            for s in range(self._n):
-                row[f"seat {s}"] = r["points"][s]
-            rows.append(row)
-        return rows
-
-
 class AuctionState(State):
     """One position of an Aukció match."""
 
-    game: AuctionGame
+    game: Game
 
-    def __init__(self, game: AuctionGame, dealer: Dealer) -> None:
+    def __init__(self, game: Game, dealer: Dealer, *, rules: MatchRules) -> None:
+        """A new match of ``game`` under ``rules`` (:class:`AuctionGame` passes its own)."""
         super().__init__(game, dealer)
-        self.n = game.num_players
+        self.rules = rules
+        self.n = rules.players
         # Every game's picture and money stocks are shuffled up front (shuffles 2g, 2g+1),
         # so that game g's deal does not depend on reshuffles in earlier games.
         self.game_decks: list[tuple[list[str], list[str]]] = []
-        for _ in range(game.games):
-            pictures = dealer.shuffle(game.picture_canon)
-            money = dealer.shuffle(game.money_canon)
+        for _ in range(rules.games):
+            pictures = dealer.shuffle(rules.picture_canon)
+            money = dealer.shuffle(rules.money_canon)
             self.game_decks.append((pictures, money))
         self.points = [0] * self.n
         self.results: list[dict[str, Any]] = []
@@ -268,7 +158,7 @@ class AuctionState(State):
                              "winner": winner, "combination": combo, "points": pts})
         self.picture = ""
         self.order = []
-        if self.g + 1 < self.game.games:
+        if self.g + 1 < self.rules.games:
             self._start_game(self.g + 1)
         else:
             self.phase = Phase.OVER
@@ -440,7 +330,7 @@ class AuctionState(State):
             seat=seat,
             num_players=self.n,
             game_number=self.g + 1,
-            games_in_match=self.game.games,
+            games_in_match=self.rules.games,
             dealer=self.dealer_seat,
             phase=self.phase.value,
             to_act=self.current_player(),
@@ -515,4 +405,3 @@ class AuctionState(State):
         other.log = list(self.log)
         # stock lists are replaced (never mutated) on reshuffle; sharing them is safe
         return other
-

@@ -55,7 +55,7 @@ SDK_PACKAGE = ROOT / "clients" / "python" / "arenabot"
 """The Python bot SDK, shipped in the platform's wheel as the package ``arenabot``."""
 
 
-COMPILED_MODULES = ["arena/games/bridge/state.py", "arena/games/bridge/calls.py",
+COMPILED_MODULES = ["arena/games/bridge/state.py", "arena/games/bridge/actions.py",
                     "arena/games/bridge/cardmasks.py",
                     "arena/games/canasta/state.py",
                     "arena/games/rummy/game.py", "arena/games/rummy/solver.py"]

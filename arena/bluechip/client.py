@@ -39,7 +39,7 @@ from arena.bluechip.view import SeatView
 from arena.match.agent import Agent, LegalActions, MatchInfo
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card
 from arena.core.errors import InvalidActionError
-from arena.games.bridge.calls import call_to_string, string_to_call
+from arena.games.bridge.actions import call_to_string, string_to_call
 
 __all__ = ["BlueChipClient", "ClientBoard", "ProtocolError", "SessionError"]
 

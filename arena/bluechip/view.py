@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card
 from arena.core.state import TERMINAL
-from arena.games.bridge.calls import (AUCTION_LEGAL, FIRST_BID, PASS, auction_legal_key, call_to_string,
+from arena.games.bridge.actions import (AUCTION_LEGAL, FIRST_BID, PASS, auction_legal_key, call_to_string,
                                       string_to_call)
 from arena.games.bridge.observation import BridgeObservation
 from arena.games.bridge.scoring import duplicate_score, format_contract

@@ -85,7 +85,7 @@ def list_games() -> list[str]:
 
 
 COMPILABLE_MODULES: tuple[str, ...] = (
-    "arena.games.bridge.state", "arena.games.bridge.calls", "arena.games.bridge.cardmasks",
+    "arena.games.bridge.state", "arena.games.bridge.actions", "arena.games.bridge.cardmasks",
     "arena.games.canasta.state", "arena.games.rummy.game", "arena.games.rummy.solver",
 )
 """The engines' hot paths that a wheel build compiles with mypyc where it can

@@ -47,7 +47,7 @@ from typing import IO, Any
 
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card
 from arena.core.errors import ArenaError, DecodeError
-from arena.games.bridge.calls import FIRST_BID, PASS, call_to_string, string_to_call
+from arena.games.bridge.actions import FIRST_BID, PASS, call_to_string, string_to_call
 from arena.games.bridge.cardmasks import pbn_hand
 from arena.games.bridge.scoring import board_dealer, board_vulnerability, parse_contract
 from arena.records.replay import replay_record

@@ -1,6 +1,7 @@
 """Contract bridge: auction, play, duplicate and rubber scoring (rules/bridge.md).
 
-Modules: :mod:`.calls` (call ids, auction legality), :mod:`.cardmasks` (52-bit hands),
+Modules: :mod:`.actions` (card ids 0..51, call ids, auction legality), :mod:`.rules`
+(options, presets, seats, the deck of given hands), :mod:`.cardmasks` (52-bit hands),
 :mod:`.scoring` (Law 77 scores, IMPs, matchpoints, rubber pieces, boards),
 :mod:`.state` (:class:`BridgeState`), :mod:`.observation` (:class:`BridgeObservation`),
 :mod:`.game` (:class:`BridgeGame`). PBN lives in :mod:`arena.records.pbn`.
@@ -78,7 +79,7 @@ Version history
 from __future__ import annotations
 
 from arena.core.descriptor import GameDescriptor
-from arena.games.bridge.calls import Call
+from arena.games.bridge.actions import Call
 from arena.games.bridge.game import BridgeGame
 from arena.games.bridge.observation import BridgeObservation
 from arena.games.bridge.state import BridgeState, DealRecord, Phase

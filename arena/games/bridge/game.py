@@ -1,4 +1,5 @@
-"""The :class:`BridgeGame`: options, presets, facts and presentation hooks."""
+"""The :class:`BridgeGame`: facts and presentation hooks over the options of
+:mod:`.rules`; its states are :class:`~arena.games.bridge.state.BridgeState`."""
 
 from __future__ import annotations
 
@@ -8,38 +9,10 @@ from arena.core.cards import standard_deck
 from arena.core.dealing import Dealer
 from arena.core.state import Game, State
 
+from arena.games.bridge.rules import DEFAULT_OPTIONS, PRESETS, SEATS, check_options, deck_of_hands
 from arena.games.bridge.state import BridgeState
 
-__all__ = ["BridgeGame", "deck_of_hands"]
-
-_SEATS = "NESW"
-
-
-def deck_of_hands(hands: Any, dealer: int) -> list[str]:
-    """The deck whose dealing from ``dealer`` (card ``j`` to seat ``(dealer + 1 + j)
-    mod 4``) gives ``hands`` (N, E, S, W; 13 card tokens each, in any order: each
-    hand is taken in canonical order).
-
-    >>> from arena.core.cards import standard_deck
-    >>> d = standard_deck()
-    >>> deck = deck_of_hands([d[0:13], d[13:26], d[26:39], d[39:52]], 0)
-    >>> deck[:4] == [d[13], d[26], d[39], d[0]]
-    True
-
-    :raises ValueError: unless the hands hold the 52 cards, 13 each.
-    """
-    order = {tok: i for i, tok in enumerate(standard_deck())}
-    if not isinstance(hands, (list, tuple)) or len(hands) != 4 or any(
-            not isinstance(h, (list, tuple)) or len(h) != 13 for h in hands):
-        raise ValueError("bridge: hands= takes four hands (N, E, S, W) of 13 cards each")
-    cards = [str(c) for h in hands for c in h]
-    if sorted(cards, key=lambda c: order.get(c, -1)) != standard_deck():
-        unknown = sorted(set(cards) - set(order))
-        raise ValueError("bridge: the hands must hold every card once"
-                         + (f"; unknown card(s) {', '.join(unknown)}" if unknown else ""))
-    ordered = [sorted((str(c) for c in h), key=order.__getitem__) for h in hands]
-    return [ordered[(dealer + 1 + j) % 4][j // 4] for j in range(52)]
-
+__all__ = ["BridgeGame"]
 
 class BridgeGame(Game):
     """Contract bridge, duplicate (one board) or rubber (one or more rubbers).
@@ -55,30 +28,13 @@ class BridgeGame(Game):
 
     name = "bridge"
     ruleset_version = 1
-    presets: ClassVar[dict[str, dict[str, Any]]] = {
-        "duplicate": {"scoring": "duplicate"},
-        "rubber": {"scoring": "rubber"},
-    }
-    default_options: ClassVar[dict[str, Any]] = {
-        "scoring": "duplicate",
-        "honours": False,
-        "rubbers": 1,
-        "deal_cap": 30,
-    }
+    presets: ClassVar[dict[str, dict[str, Any]]] = PRESETS
+    default_options: ClassVar[dict[str, Any]] = DEFAULT_OPTIONS
     action_space_size = 90
     zero_sum = True
 
     def _configure(self) -> None:
-        o = self.options
-        if o["scoring"] not in ("duplicate", "rubber"):
-            raise ValueError(f"bridge: scoring must be 'duplicate' or 'rubber', got {o['scoring']!r}")
-        if not isinstance(o["honours"], bool):
-            raise ValueError("bridge: honours must be true or false")
-        if o["honours"] and o["scoring"] != "rubber":
-            raise ValueError("bridge: honours are scored in rubber bridge only")
-        for key in ("rubbers", "deal_cap"):
-            if type(o[key]) is not int or o[key] < 1:
-                raise ValueError(f"bridge: {key} must be an integer >= 1, got {o[key]!r}")
+        check_options(self.options)
 
     @property
     def num_players(self) -> int:
@@ -123,7 +79,7 @@ class BridgeGame(Game):
         return float(imps(round(margin)))
 
     def seat_name(self, seat: int) -> str:
-        return _SEATS[seat]
+        return SEATS[seat]
 
     def teams(self) -> list[list[int]]:
         return [[0, 2], [1, 3]]
@@ -154,7 +110,7 @@ class BridgeGame(Game):
         result = f"made {tricks}" if tricks >= need else f"down {need - tricks}"
         ns = rec["ns_score"]
         score = "0" if ns == 0 else f"NS +{ns}" if ns > 0 else f"EW +{-ns}"
-        return f"{head}: {rec['contract']} by {_SEATS[rec['declarer']]}, {result}, {score}"
+        return f"{head}: {rec['contract']} by {SEATS[rec['declarer']]}, {result}, {score}"
 
     def score_sheet(self, state: State) -> list[dict[str, Any]]:
         """One row per finished deal (see :class:`~arena.games.bridge.state.DealRecord`)."""
@@ -163,10 +119,10 @@ class BridgeGame(Game):
         for rec in state.records:
             row: dict[str, Any] = {
                 "deal": rec["deal"],
-                "dealer": _SEATS[rec["dealer"]],
+                "dealer": SEATS[rec["dealer"]],
                 "vulnerable": _vul_name(rec["vulnerable"]),
                 "contract": rec["contract"],
-                "declarer": _SEATS[rec["declarer"]] if rec["declarer"] >= 0 else "",
+                "declarer": SEATS[rec["declarer"]] if rec["declarer"] >= 0 else "",
                 "tricks": rec["tricks"] if rec["tricks"] >= 0 else None,
             }
             if state.game.options["scoring"] == "rubber":

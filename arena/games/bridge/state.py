@@ -27,7 +27,7 @@ from arena.core.dealing import Dealer
 from arena.core.errors import InvalidActionError
 from arena.core.state import TERMINAL, Action, Game, State
 
-from arena.games.bridge.calls import (AUCTION_LEGAL, FIRST_BID, PASS, REDOUBLE,
+from arena.games.bridge.actions import (AUCTION_LEGAL, FIRST_BID, PASS, REDOUBLE,
                                       call_illegal_reason, call_to_string, string_to_call)
 from arena.games.bridge.cardmasks import SUIT_CARDS, deal_masks, mask_to_ids
 from arena.games.bridge.observation import PHASES, BridgeObservation

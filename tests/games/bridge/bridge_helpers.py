@@ -5,7 +5,7 @@ from __future__ import annotations
 from arena.core.dealing import SeedStream
 from arena.games import get_game
 from arena.games.bridge import BridgeState
-from arena.games.bridge.calls import string_to_call
+from arena.games.bridge.actions import string_to_call
 from arena.records.pbn import deal_from_pbn
 
 ONE_SUIT_EACH = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"

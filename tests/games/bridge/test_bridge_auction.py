@@ -6,7 +6,7 @@ import pytest
 
 from arena.core.errors import IllegalActionError, InvalidActionError
 from arena.games.bridge import Call, Phase
-from arena.games.bridge.calls import (AUCTION_LEGAL, DOUBLE, PASS, REDOUBLE, bid_id,
+from arena.games.bridge.actions import (AUCTION_LEGAL, DOUBLE, PASS, REDOUBLE, bid_id,
                                       call_to_string, string_to_call)
 
 from bridge_helpers import calls, stacked

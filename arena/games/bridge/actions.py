@@ -1,6 +1,9 @@
-"""Bridge calls (pass, double, redouble, bids), their action ids and auction rules.
+"""Bridge's actions: cards and calls (pass, double, redouble, bids), their ids and the
+auction rules.
 
-Action ids (stable; shared with :mod:`arena.games.bridge.state`):
+Action ids (stable; shared with :mod:`arena.games.bridge.state`): ``0..51`` play the
+card ``suit * 13 + rank`` (:func:`arena.core.cards.card_index`, text its token ``AS``),
+and the calls:
 
 ====== ==========================================================
 id     call

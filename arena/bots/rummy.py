@@ -88,7 +88,8 @@ from arena.bots.base import MatchInfo
 from arena.bots.search.flat import DeterminizedAgent, make_search_bot
 from arena.match.infoset import InformationSet
 from arena.core.state import Action, State
-from arena.games.rummy.melds import INDEX, PASS, VALUE, RummyAction, canonical_layout, counts_of
+from arena.games.rummy.actions import PASS, RummyAction
+from arena.games.rummy.melds import INDEX, VALUE, canonical_layout, counts_of
 from arena.games.rummy import solver
 
 __all__ = ["BOTS", "HeuristicAgent", "ListedGreedyRummy", "RummySearch", "ShedRummy"]

@@ -26,7 +26,7 @@ import time
 from arena.core.dealing import SeedStream
 from arena.games import get_game
 from arena.games.rummy import solver
-from arena.games.rummy.game import RummyState
+from arena.games.rummy.state import RummyState
 from arena.games.rummy.melds import counts_of
 from arena.testing.conformance import random_playout
 

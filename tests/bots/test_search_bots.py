@@ -298,7 +298,7 @@ def test_rummy_holds_back_while_the_others_hold_many_cards() -> None:
     melds in hand) unless it can go out or another hand is down to ``hold`` cards; before
     its initial meld, with an empty stock or with ``hold=-1`` it plays as before."""
     from arena.bots.rummy import _candidates, _empties_hand, _going_out, _holds_back
-    from arena.games.rummy.melds import PASS
+    from arena.games.rummy.actions import PASS
 
     game = get_game("rummy", preset="2p", deals=1)
     bots = [make_bot("rummy", "heuristic", seed=s) for s in range(2)]
@@ -344,7 +344,7 @@ def test_rummy_going_out_check_on_a_held_turn() -> None:
     from types import SimpleNamespace
 
     from arena.bots.rummy import _going_out
-    from arena.games.rummy.melds import PASS, RummyAction
+    from arena.games.rummy.actions import PASS, RummyAction
 
     table = (("4C", "5C", "6C"),)
     out = _going_out(SimpleNamespace(hand=("7C", "2D", "3D", "4D"), table=table))

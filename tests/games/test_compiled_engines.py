@@ -42,7 +42,7 @@ from arena.core.state import State
 from arena.games import get_game
 from arena.games.bridge.state import BridgeState
 from arena.games.canasta.state import CanastaState
-from arena.games.rummy.game import RummyState
+from arena.games.rummy.state import RummyState
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,7 +56,7 @@ GAMES: dict[str, tuple[str, list[dict[str, Any]], int]] = {
     "canasta": ("arena.games.canasta.state",
                 [{"preset": "classic", "deals": 1}, {"preset": "classic-2p", "deals": 1},
                  {"preset": "hungarian", "deals": 1}], 4),
-    "rummy": ("arena.games.rummy.game", [{"players": 2, "deals": 1}, {"players": 4, "deals": 1}], 6),
+    "rummy": ("arena.games.rummy.state", [{"players": 2, "deals": 1}, {"players": 4, "deals": 1}], 6),
 }
 
 # the tests run against the build: each compiled game's engine tests (not its bots'), the
@@ -302,7 +302,7 @@ def test_compiled_lists_the_modules_this_install_runs_compiled() -> None:
 
     assert [m.removesuffix(".py").replace("/", ".") for m in COMPILED_MODULES] == list(COMPILABLE_MODULES)
     flags = {"arena.games.bridge.state": BridgeState, "arena.games.canasta.state": CanastaState,
-             "arena.games.rummy.game": RummyState}
+             "arena.games.rummy.state": RummyState}
     for module in flags:  # consistent with the engines' own flag
         assert (module in compiled()) == bool(sys.modules[module]._COMPILED)
 

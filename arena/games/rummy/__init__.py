@@ -79,8 +79,10 @@ Version history
 """
 
 from arena.core.descriptor import GameDescriptor
-from arena.games.rummy.game import RummyEvent, RummyGame, RummyObservation, RummyState
-from arena.games.rummy.melds import PASS, RummyAction
+from arena.games.rummy.game import RummyGame
+from arena.games.rummy.observation import RummyEvent, RummyObservation
+from arena.games.rummy.state import RummyState
+from arena.games.rummy.actions import PASS, RummyAction
 
 GAME = RummyGame
 

@@ -3,7 +3,7 @@
 A module of its own, never compiled: the state module may be compiled with mypyc
 (``setup.py``), and a frozen dataclass with slots over the interpreted
 :class:`~arena.core.state.Observation` mixin must stay an ordinary Python class.
-:mod:`arena.games.rummy.game` re-exports both.
+The package (:mod:`arena.games.rummy`) exports both.
 """
 
 from __future__ import annotations

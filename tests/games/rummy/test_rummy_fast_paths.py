@@ -17,8 +17,9 @@ import pytest
 
 from arena.core.dealing import SeedStream
 from arena.games.rummy import solver
-from arena.games.rummy.game import RummyState
-from arena.games.rummy.melds import ACE, RummyAction, canonical_meld, is_meld
+from arena.games.rummy.state import RummyState
+from arena.games.rummy.actions import RummyAction
+from arena.games.rummy.melds import ACE, canonical_meld, is_meld
 from arena.testing.playouts import listing_digest, random_playout
 
 GOLDEN: list[tuple[dict[str, Any], list[str]]] = [

@@ -76,13 +76,20 @@ Version history
       (:mod:`arena.games.rummy.observation`, re-exported by :mod:`arena.games.rummy.game`),
       so that the engine and the solver can be compiled with mypyc (``ARENA_COMPILE=1``,
       see ``setup.py``); ``clone()`` copies attribute by attribute when compiled.
+    * v1, internals only (issue 28, no change to rules, listings, observations or
+      records): the one engine shape. :mod:`~arena.games.rummy.state` holds
+      :class:`RummyState` (the compiled hot path, in place of ``game.py``),
+      :mod:`~arena.games.rummy.game` :class:`RummyGame`, :mod:`~arena.games.rummy.actions`
+      :class:`RummyAction` and ``PASS`` (from ``melds.py``), :mod:`~arena.games.rummy.rules`
+      the options, presets and caps; :mod:`~arena.games.rummy.melds` keeps the cards and
+      melds, :mod:`~arena.games.rummy.solver` the meld search.
 """
 
 from arena.core.descriptor import GameDescriptor
+from arena.games.rummy.actions import PASS, RummyAction
 from arena.games.rummy.game import RummyGame
 from arena.games.rummy.observation import RummyEvent, RummyObservation
 from arena.games.rummy.state import RummyState
-from arena.games.rummy.actions import PASS, RummyAction
 
 GAME = RummyGame
 

@@ -17,13 +17,10 @@ Actions are :mod:`.actions`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
-from arena.core.cards import STANDARD_TOKENS, parse_card
-from arena.core.errors import InvalidActionError
+from arena.core.cards import STANDARD_TOKENS
 
 __all__ = [
     "TOKENS", "INDEX", "VALUE", "ACE",

@@ -168,3 +168,17 @@ def test_compiled_fillers_write_the_same_bytes_and_errors_as_the_reference(
         checked += 1
         errors += got[0] != "bytes"
     assert checked > 100 and errors > 0, (checked, errors)
+
+
+@pytest.mark.parametrize("game", TYPED)
+def test_the_proto_file_names_the_dataclass_it_mirrors(game: str) -> None:
+    """A bot author reads ``proto/`` alone: its "Mirrors <class>" line names the
+    observation class the message is checked against (modules move; the comment
+    must follow)."""
+    import re
+    from pathlib import Path
+
+    obs = get_descriptor(game).observation
+    proto = Path(__file__).resolve().parents[2] / "proto" / "arena" / "bot" / "v1" / f"{game}.proto"
+    named = re.findall(r"Mirrors ([\w.]+) field for field", proto.read_text(encoding="utf-8"))
+    assert named == [f"{obs.__module__}.{obs.__qualname__}"]

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card
 from arena.core.state import TERMINAL
 from arena.games.bridge.actions import (AUCTION_LEGAL, FIRST_BID, PASS, auction_legal_key, call_to_string,
-                                      string_to_call)
+                                      string_to_call, trick_winner)
 from arena.games.bridge.observation import BridgeObservation
 from arena.games.bridge.scoring import duplicate_score, format_contract
 
@@ -125,18 +125,7 @@ class SeatView:
             self.dummy_cards.discard(c)
         self.plays.append(c)
         if len(self.plays) % 4 == 0:
-            trick = self.plays[-4:]
-            leader = self.leaders[-1]
-            best, bi = trick[0], 0
-            trump = self.strain if self.strain < 4 else -1
-            for i in (1, 2, 3):
-                x = trick[i]
-                if x // 13 == best // 13:
-                    if x > best:
-                        best, bi = x, i
-                elif x // 13 == trump:
-                    best, bi = x, i
-            winner = (leader + bi) % 4
+            winner = trick_winner(self.strain, self.plays[-4:], self.leaders[-1])
             self.won[winner & 1] += 1
             if len(self.plays) == 52:
                 self.phase = "over"
@@ -213,15 +202,4 @@ class SeatView:
             part_scores=(0, 0), score=score)
 
     def _last_winner(self) -> int:
-        trick = self.plays[48:52]
-        leader = self.leaders[12]
-        best, bi = trick[0], 0
-        trump = self.strain if self.strain < 4 else -1
-        for i in (1, 2, 3):
-            x = trick[i]
-            if x // 13 == best // 13:
-                if x > best:
-                    best, bi = x, i
-            elif x // 13 == trump:
-                best, bi = x, i
-        return (leader + bi) % 4
+        return trick_winner(self.strain, self.plays[48:52], self.leaders[12])

@@ -47,7 +47,7 @@ from typing import IO, Any
 
 from arena.core.cards import STANDARD_TOKENS, card_index, parse_card
 from arena.core.errors import ArenaError, DecodeError
-from arena.games.bridge.actions import FIRST_BID, PASS, call_to_string, string_to_call
+from arena.games.bridge.actions import FIRST_BID, PASS, call_to_string, string_to_call, trick_winner
 from arena.games.bridge.cardmasks import pbn_hand
 from arena.games.bridge.scoring import board_dealer, board_vulnerability, parse_contract
 from arena.records.replay import replay_record
@@ -765,15 +765,7 @@ def _play_lines(plays: tuple[int, ...] | list[int], first: int, trump: int) -> l
             row[(leader + i - first) % 4] = tok[1] + tok[0]
         lines.append(row)
         if len(cards) == 4:
-            best, bi = cards[0], 0
-            for i in (1, 2, 3):
-                c = cards[i]
-                if c // 13 == best // 13:
-                    if c > best:
-                        best, bi = c, i
-                elif c // 13 == trump:
-                    best, bi = c, i
-            leader = (leader + bi) % 4
+            leader = trick_winner(trump, cards, leader)
     return lines
 
 

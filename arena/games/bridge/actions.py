@@ -31,7 +31,7 @@ from arena.core.errors import InvalidActionError
 __all__ = [
     "PASS", "DOUBLE", "REDOUBLE", "FIRST_BID", "LAST_BID", "STRAINS", "Call",
     "bid_id", "bid_level", "bid_strain", "call_to_string", "string_to_call",
-    "auction_legal_key", "AUCTION_LEGAL", "call_illegal_reason",
+    "auction_legal_key", "AUCTION_LEGAL", "call_illegal_reason", "trick_winner",
 ]
 
 PASS = 52
@@ -198,3 +198,21 @@ def call_illegal_reason(action: int, seat: int, last_bid: int, last_bidder: int,
                     f"{call_to_string(last_bid)} is your opponents' bid")
         return None
     return f"action {action} is not a call"
+
+
+def trick_winner(trump: int, cards: list[int], leader: int) -> int:
+    """The seat winning a trick of four ``cards`` (ids, in playing order from seat
+    ``leader``) with ``trump`` the trump suit (-1, or the notrump strain 4: none): the
+    highest trump, else the highest card of the suit led (rules/bridge.md section 5).
+    The one statement of the rule for every reader of card ids (the engine's
+    observation, Blue Chip's table view, PBN's play section); the engine's own play
+    reads a precomputed table built the same way."""
+    best, bi = cards[0], 0
+    for i in (1, 2, 3):
+        c = cards[i]
+        if c // 13 == best // 13:
+            if c > best:
+                best, bi = c, i
+        elif c // 13 == trump:
+            best, bi = c, i
+    return (leader + bi) & 3

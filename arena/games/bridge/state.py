@@ -28,7 +28,7 @@ from arena.core.errors import InvalidActionError
 from arena.core.state import TERMINAL, Action, Game, State
 
 from arena.games.bridge.actions import (AUCTION_LEGAL, FIRST_BID, PASS, REDOUBLE,
-                                      call_illegal_reason, call_to_string, string_to_call)
+                                      call_illegal_reason, call_to_string, string_to_call, trick_winner)
 from arena.games.bridge.cardmasks import SUIT_CARDS, deal_masks, mask_to_ids
 from arena.games.bridge.observation import PHASES, BridgeObservation
 from arena.games.bridge.scoring import (board_dealer, board_vulnerability, duplicate_score_parts,
@@ -479,7 +479,7 @@ class BridgeState(State):
             leader = leaders[t]
             cards = tuple(STANDARD_TOKENS[c] for c in plays[4 * t: 4 * t + 4])
             winner = leaders[t + 1] if t + 1 < len(leaders) else \
-                _trick_winner(s._trump, plays[4 * t: 4 * t + 4], leader)
+                trick_winner(s._trump, plays[4 * t: 4 * t + 4], leader)
             tricks.append((leader, cards, winner))
         in_play = phase == 1
         cur = plays[4 * n_full:]
@@ -668,17 +668,3 @@ class BridgeState(State):
     def initial_hands(self) -> tuple[int, ...]:
         """The current deal's four dealt hands as masks (engine-internal; not for bots)."""
         return self._dealt[2]
-
-
-def _trick_winner(trump: int, cards: list[int], leader: int) -> int:
-    """The seat winning a trick of ``cards`` (ids, in playing order from ``leader``) with
-    ``trump`` the trump suit (-1: notrump)."""
-    best, bi = cards[0], 0
-    for i in (1, 2, 3):
-        c = cards[i]
-        if c // 13 == best // 13:
-            if c > best:
-                best, bi = c, i
-        elif c // 13 == trump:
-            best, bi = c, i
-    return (leader + bi) & 3

@@ -22,6 +22,18 @@ def card(tok: str) -> int:
 
 # -- play --------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize(("trump", "cards", "leader", "winner"), [
+    (-1, "2S AS KS 3S", 0, 1),   # notrump: the highest of the suit led
+    (4, "2S AH KS 3S", 1, 3),    # notrump strain 4, a higher card of another suit loses
+    (2, "AS 2H KS 3S", 2, 3),    # hearts trump: the only trump wins
+    (2, "AS 2H 3H 4D", 3, 1),    # the higher of two trumps
+    (0, "AS KS QS JS", 0, 0),    # clubs trump, none played: the leader's ace
+])
+def test_trick_winner_is_the_rule_every_reader_uses(trump: int, cards: str, leader: int, winner: int) -> None:
+    from arena.games.bridge.actions import trick_winner
+
+    assert trick_winner(trump, [card(t) for t in cards.split()], leader) == winner
+
 def test_trumps_win_and_declarer_plays_dummy() -> None:
     state = stacked()
     calls(state, "1S P P P")  # N declares spades; E leads, S is dummy

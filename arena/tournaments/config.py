@@ -67,6 +67,14 @@ as ``tournament.board_set`` (``[{board = 1, deal = "N:..."}, ...]``), so a store
 tournament carries its boards and reads without the PBN file; a changed PBN file is a
 changed tournament. ``board_set`` may also be written by hand instead of a file.
 
+A format's own table (``[round_robin]``, ``[duplicate]``, ...) is read by its format
+class: ``Format.section`` names the table and ``Format.parse_settings(table, context)``
+turns it into the format's settings value (:attr:`TournamentConfig.settings`), given a
+:class:`SettingsContext` (the game, the entrants, the seed). The parsers of the built-in
+formats' tables are here (``round_robin_settings`` ... ``ladder_settings``); a new
+format with settings brings its own in its module, and this module is not touched. A
+table of another registered format than ``tournament.format`` is an error.
+
 Every error is a :class:`ConfigError` whose message starts with the dotted path of
 the offending field, e.g. ``tournament.deals: must be a positive integer, got -3``.
 Unknown keys are errors too (a misspelt key would otherwise be ignored silently).
@@ -103,8 +111,10 @@ from arena.core.state import Game
 from arena.games import get_game, list_games
 from arena.tournaments.routes import ROUTES
 
-__all__ = ["ConfigError", "ConfigWarning", "Entrant", "DuplicateSettings", "GauntletSettings", "SwissSettings",
-           "LadderSettings", "TournamentConfig", "TIEBREAKS", "SWISS_SCORING", "MATCHMAKING",
+__all__ = ["ConfigError", "ConfigWarning", "Entrant", "RoundRobinSettings", "DuplicateSettings",
+           "GauntletSettings", "SwissSettings", "LadderSettings", "SettingsContext", "TournamentConfig",
+           "round_robin_settings", "duplicate_settings", "gauntlet_settings", "swiss_settings",
+           "ladder_settings", "table_of", "TIEBREAKS", "SWISS_SCORING", "MATCHMAKING",
            "load_config", "loads_config", "parse_config", "FORMATS", "example_path", "example_paths"]
 
 FORMATS = ("round_robin", "duplicate", "gauntlet", "swiss", "ladder")
@@ -121,8 +131,6 @@ SWISS_SCORING = ("vp", "wdl", "matchpoints")
 MATCHMAKING = ("rating", "random")
 LADDER_RATINGS = ("batch", "glicko2", "openskill")
 """Ladder leaderboards: the batch Bradley-Terry fit, or an online rater (see :mod:`arena.tournaments.ladder`)."""
-
-_SECTIONS = ("round_robin", "duplicate", "gauntlet", "swiss", "ladder")
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _EXAMPLES = Path(__file__).with_name("examples")
@@ -149,6 +157,25 @@ class Entrant:
     id: str
     bot: str
     """``builtin:<name>`` or ``remote:<bot_id>``."""
+
+
+@dataclass(frozen=True)
+class SettingsContext:
+    """What a format's settings parser may check its table against."""
+
+    game: Game
+    """The configured game (preset and options applied)."""
+    entrants: tuple[Entrant, ...]
+    seed: int
+    """``tournament.seed``."""
+
+
+@dataclass(frozen=True)
+class RoundRobinSettings:
+    """The ``[round_robin]`` section."""
+
+    rotations: str = "cyclic"
+    """Seating scheme per deal and table."""
 
 
 @dataclass(frozen=True)
@@ -222,12 +249,10 @@ class TournamentConfig:
     """Number of seeded deals (bridge: boards 1..deals)."""
     seed: int
     deadline_ms: float
-    rotations: str = "cyclic"
-    """Round robin: seating scheme per deal and table."""
-    duplicate: DuplicateSettings | None = None
-    gauntlet: GauntletSettings | None = None
-    swiss: SwissSettings | None = None
-    ladder: LadderSettings | None = None
+    settings: Any = None
+    """The format's settings: what its class's ``parse_settings`` made of its table
+    (:class:`RoundRobinSettings` ... :class:`LadderSettings` for the built-in formats;
+    ``None`` for a format without settings)."""
     source: str | None = None
     """The file it was read from, if any."""
     max_retries: int | None = None
@@ -255,6 +280,31 @@ class TournamentConfig:
     def entrant_ids(self) -> list[str]:
         """Entrant ids in file order."""
         return [e.id for e in self.entrants]
+
+    @property
+    def rotations(self) -> str:
+        """Round robin: the seating scheme per deal and table (other formats: cyclic)."""
+        return self.settings.rotations if isinstance(self.settings, RoundRobinSettings) else "cyclic"
+
+    @property
+    def duplicate(self) -> DuplicateSettings | None:
+        """The ``[duplicate]`` settings of a duplicate tournament, else ``None``."""
+        return self.settings if isinstance(self.settings, DuplicateSettings) else None
+
+    @property
+    def gauntlet(self) -> GauntletSettings | None:
+        """The ``[gauntlet]`` settings of a gauntlet, else ``None``."""
+        return self.settings if isinstance(self.settings, GauntletSettings) else None
+
+    @property
+    def swiss(self) -> SwissSettings | None:
+        """The ``[swiss]`` settings of a Swiss, else ``None``."""
+        return self.settings if isinstance(self.settings, SwissSettings) else None
+
+    @property
+    def ladder(self) -> LadderSettings | None:
+        """The ``[ladder]`` settings of a ladder, else ``None``."""
+        return self.settings if isinstance(self.settings, LadderSettings) else None
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -326,7 +376,10 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
 
     :raises ConfigError: naming the first invalid field.
     """
-    _unknown(data, {"tournament", "entrants", *_SECTIONS}, "")
+    from arena.tournaments.registry import format_class, format_names, sections
+
+    owners = sections()  # every registered format's own table -> its format
+    _unknown(data, {"tournament", "entrants", *owners}, "")
     t = _table(data, "tournament", "tournament", required=True)
     assert t is not None
     path = "tournament"
@@ -343,8 +396,6 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
         raise ConfigError("tournament.game", f"unknown game {game_name!r}; known: {', '.join(list_games())}")
     preset = _str(t, "preset", path)
     options = _table(t, "options", "tournament.options") or {}
-    from arena.tournaments.registry import format_names  # registered formats (FORMATS and more)
-
     fmt = _str(t, "format", path, required=True, choices=tuple(format_names()))
     assert fmt is not None
 
@@ -379,32 +430,41 @@ def parse_config(data: dict[str, Any], *, source: str | None = None) -> Tourname
         raise ConfigError("tournament.max_retries", f"must be an integer from 0 to 10, got {max_retries!r}")
 
     entrants = _entrants(data, game_name)
-    k = len(entrants)
 
-    for section in _SECTIONS:
-        if section in data and section != fmt:
+    for section, owner in owners.items():
+        if section in data and owner != fmt:
             raise ConfigError(section, f"section given but tournament.format is {fmt!r}")
-
-    rotations = "cyclic"
-    duplicate = gauntlet = None
-    if fmt == "round_robin":
-        rr = _table(data, "round_robin", "round_robin") or {}
-        _unknown(rr, {"rotations"}, "round_robin")
-        rotations = _str(rr, "rotations", "round_robin", default="cyclic", choices=ROTATION_SCHEMES) or "cyclic"
-        if k < 2:
-            raise ConfigError("entrants", f"a round robin needs at least 2 entrants, got {k}")
-    elif fmt == "duplicate":
-        duplicate = _duplicate(data, game, k)
-    elif fmt == "gauntlet":
-        gauntlet = _gauntlet(data, entrants)
-    swiss = _swiss(data, game, k, seed) if fmt == "swiss" else None
-    ladder = _ladder(data, game, k) if fmt == "ladder" else None
+    cls = format_class(fmt)
+    own = getattr(cls, "section", None)
+    table = _table(data, own, own) if own else None
+    settings = cls.parse_settings(table, SettingsContext(game, tuple(entrants), seed))
 
     return TournamentConfig(id=tid, name=name, game=game_name, preset=preset, options=dict(options),
                             format=fmt, entrants=tuple(entrants), deals=deals, seed=seed,
-                            deadline_ms=float(deadline), rotations=rotations, duplicate=duplicate,
-                            gauntlet=gauntlet, swiss=swiss, ladder=ladder, source=source,
+                            deadline_ms=float(deadline), settings=settings, source=source,
                             max_retries=max_retries, board_set=tuple(board_set))
+
+
+def table_of(table: dict[str, Any] | None, section: str, keys: set[str], *, required: bool = False
+             ) -> dict[str, Any]:
+    """A format's table as its parser reads it: ``{}`` when absent (a
+    :class:`ConfigError` ``<section>: missing table`` when ``required``), unknown keys
+    refused."""
+    if table is None:
+        if required:
+            raise ConfigError(section, "missing table")
+        return {}
+    _unknown(table, keys, section)
+    return table
+
+
+def round_robin_settings(table: dict[str, Any] | None, ctx: SettingsContext) -> RoundRobinSettings:
+    """The ``[round_robin]`` table."""
+    rr = table_of(table, "round_robin", {"rotations"})
+    rotations = _str(rr, "rotations", "round_robin", default="cyclic", choices=ROTATION_SCHEMES) or "cyclic"
+    if len(ctx.entrants) < 2:
+        raise ConfigError("entrants", f"a round robin needs at least 2 entrants, got {len(ctx.entrants)}")
+    return RoundRobinSettings(rotations=rotations)
 
 
 def _board_set(t: dict[str, Any], game: Game, fmt: str, source: str | None) -> list[Board]:
@@ -528,9 +588,10 @@ def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
     return out
 
 
-def _duplicate(data: dict[str, Any], game: Game, k: int) -> DuplicateSettings:
-    d = _table(data, "duplicate", "duplicate") or {}
-    _unknown(d, {"mode", "movement", "scoring", "vp"}, "duplicate")
+def duplicate_settings(table: dict[str, Any] | None, ctx: SettingsContext) -> DuplicateSettings:
+    """The ``[duplicate]`` table."""
+    game, k = ctx.game, len(ctx.entrants)
+    d = table_of(table, "duplicate", {"mode", "movement", "scoring", "vp"})
     bridge = game.name == "bridge"
     if bridge and game.options.get("scoring") != "duplicate":
         raise ConfigError("tournament.options", "duplicate bridge needs scoring = \"duplicate\" "
@@ -569,10 +630,10 @@ def _duplicate(data: dict[str, Any], game: Game, k: int) -> DuplicateSettings:
     return DuplicateSettings(mode=mode, movement=movement, scoring=scoring, vp=vp)
 
 
-def _gauntlet(data: dict[str, Any], entrants: list[Entrant]) -> GauntletSettings:
-    g = _table(data, "gauntlet", "gauntlet", required=True)
-    assert g is not None
-    _unknown(g, {"candidate", "sprt"}, "gauntlet")
+def gauntlet_settings(table: dict[str, Any] | None, ctx: SettingsContext) -> GauntletSettings:
+    """The ``[gauntlet]`` table (required: it names the candidate)."""
+    entrants = ctx.entrants
+    g = table_of(table, "gauntlet", {"candidate", "sprt"}, required=True)
     cand = _str(g, "candidate", "gauntlet", required=True)
     ids = [e.id for e in entrants]
     if cand not in ids:
@@ -601,12 +662,14 @@ def _units_check(game: Game, section: str) -> int:
     return units
 
 
-def _swiss(data: dict[str, Any], game: Game, k: int, seed: int) -> SwissSettings:
+def swiss_settings(table: dict[str, Any] | None, ctx: SettingsContext) -> SwissSettings:
+    """The ``[swiss]`` table (see :mod:`arena.tournaments.swiss`)."""
     import math
     import warnings
 
-    sw = _table(data, "swiss", "swiss") or {}
-    _unknown(sw, {"rounds", "tiebreaks", "bye_score", "seed", "scoring", "round_every", "start_at"}, "swiss")
+    game, k, seed = ctx.game, len(ctx.entrants), ctx.seed
+    sw = table_of(table, "swiss", {"rounds", "tiebreaks", "bye_score", "seed", "scoring", "round_every",
+                                   "start_at"})
     units = _units_check(game, "Swiss")
     need = 2 if units == 2 else units
     if k < need:
@@ -663,10 +726,11 @@ def _start_at(value: Any) -> float:
                                         f"(e.g. \"2026-01-05T18:00:00Z\"), got {value!r}")
 
 
-def _ladder(data: dict[str, Any], game: Game, k: int) -> LadderSettings:
-    ld = _table(data, "ladder", "ladder") or {}
-    _unknown(ld, {"concurrency", "max_matches_per_entrant_per_hour", "matchmaking", "stop_after", "rating"},
-             "ladder")
+def ladder_settings(table: dict[str, Any] | None, ctx: SettingsContext) -> LadderSettings:
+    """The ``[ladder]`` table (see :mod:`arena.tournaments.ladder`)."""
+    game, k = ctx.game, len(ctx.entrants)
+    ld = table_of(table, "ladder", {"concurrency", "max_matches_per_entrant_per_hour", "matchmaking",
+                                    "stop_after", "rating"})
     units = _units_check(game, "ladder")
     need = 2 if units == 2 else units
     if k == 0:

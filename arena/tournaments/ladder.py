@@ -91,7 +91,7 @@ from typing import Any
 
 from arena.core.dealing import SeedStream
 from arena.records.spec import MatchSpec, make_match_id
-from arena.tournaments.config import Entrant, LadderSettings, TournamentConfig
+from arena.tournaments.config import Entrant, LadderSettings, SettingsContext, TournamentConfig, ladder_settings
 from arena.tournaments.formats import compared, deal_seed, seatings
 from arena.tournaments.presence import Presence, from_env
 from arena.tournaments.rounds import Format, TournamentView, register_format
@@ -461,6 +461,12 @@ def _book(tournament_id: str, specs: Sequence[MatchSpec]) -> _Book:
 @register_format("ladder")
 class LadderFormat(Format):
     """A continuous ladder (see the module docstring)."""
+
+    section = "ladder"
+
+    @classmethod
+    def parse_settings(cls, table: dict[str, Any] | None, context: SettingsContext) -> LadderSettings:
+        return ladder_settings(table, context)
 
     clock: Callable[[], float] = staticmethod(time.time)
     """The time source of rate limits and ``scheduled_at`` (tests and benchmarks replace it)."""

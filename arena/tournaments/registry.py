@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["BUILTIN_MODULES", "register", "unregister", "format_names", "build"]
+__all__ = ["BUILTIN_MODULES", "register", "unregister", "format_names", "format_class", "sections", "build"]
 
 _REGISTRY: dict[str, type[Any]] = {}
 BUILTIN_MODULES: tuple[str, ...] = ("arena.tournaments.rounds", "arena.tournaments.swiss",
@@ -42,13 +42,29 @@ def format_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def format_class(name: str) -> type[Any]:
+    """The class registered under ``name``.
+
+    :raises ValueError: for an unregistered format name.
+    """
+    _load()
+    cls = _REGISTRY.get(name)
+    if cls is None:
+        raise ValueError(f"unknown tournament format {name!r}; known: {', '.join(_REGISTRY)}")
+    return cls
+
+
+def sections() -> dict[str, str]:
+    """Every registered format's own TOML table (its class's ``section``) -> the format's
+    name: the tables a tournament file may hold besides ``[tournament]`` and
+    ``[[entrants]]``, each only with its own format."""
+    _load()
+    return {cls.section: name for name, cls in _REGISTRY.items() if getattr(cls, "section", None)}
+
+
 def build(config: Any) -> Any:
     """The format object of ``config`` (an instance of its registered class).
 
     :raises ValueError: for an unregistered format name.
     """
-    _load()
-    cls = _REGISTRY.get(config.format)
-    if cls is None:
-        raise ValueError(f"unknown tournament format {config.format!r}; known: {', '.join(_REGISTRY)}")
-    return cls(config)
+    return format_class(config.format)(config)

@@ -25,6 +25,9 @@ with ``index`` counting on from the earlier rounds), so match ids stay stable.
 Adding a format is one module with a :class:`Format` subclass decorated with
 :func:`register_format` (and its name in ``tournament.format``), plus an import of
 that module in :data:`arena.tournaments.registry.BUILTIN_MODULES` so the registry finds it.
+A format with settings names its TOML table in ``section`` and reads it in
+``parse_settings`` (a :class:`~arena.tournaments.config.ConfigError` for a bad value);
+``config.settings`` then holds what it returned. The configuration is not touched.
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from arena.records.spec import MatchSpec
-from arena.tournaments.config import Entrant, TournamentConfig
+from arena.tournaments.config import (DuplicateSettings, Entrant, GauntletSettings, RoundRobinSettings,
+                                      SettingsContext, TournamentConfig, duplicate_settings,
+                                      gauntlet_settings, round_robin_settings)
 from arena.tournaments import registry
 from arena.tournaments.presence import Presence
 
@@ -58,12 +63,22 @@ class Format(ABC):
     """A tournament format (see the module docstring)."""
 
     name: ClassVar[str]
+    section: ClassVar[str | None] = None
+    """The format's own table in a tournament file (``[swiss]``), if it has settings."""
     presence: Presence | None = None
     """Which remote bots are connected now (:mod:`arena.tournaments.presence`), for a
     format that pairs only those present (the ladder); set by :func:`make_format`."""
 
     def __init__(self, config: TournamentConfig) -> None:
         self.config = config
+
+    @classmethod
+    def parse_settings(cls, table: dict[str, Any] | None, context: SettingsContext) -> Any:
+        """The format's settings from its ``section`` table (``None`` when the file has
+        none), checked against the game and entrants: ``config.settings``. Raises
+        :class:`~arena.tournaments.config.ConfigError` naming the field. Default: no
+        settings (``None``)."""
+        return None
 
     @abstractmethod
     def first_round(self, entrants: Sequence[Entrant]) -> list[MatchSpec]:
@@ -75,10 +90,12 @@ class Format(ABC):
         return None
 
     def standings(self, records: Iterable[Any]) -> Any:
-        """The :class:`~arena.tournaments.standings.Standings` from records."""
-        from arena.tournaments.standings import standings
+        """The :class:`~arena.tournaments.standings.Standings` from records. Default:
+        every entrant's matches, wins and points over the records as a round robin's
+        table (:func:`~arena.tournaments.standings.table_standings`)."""
+        from arena.tournaments.standings import table_standings
 
-        return standings(self.config, records)
+        return table_standings(self.config, records)
 
     def stop_early(self, records: Iterable[Any]) -> str | None:
         """A reason to stop before the schedule is played, or ``None``."""
@@ -122,6 +139,11 @@ def make_format(config: TournamentConfig, *, presence: Presence | None = None) -
 class _OneRound(Format):
     """The whole schedule in round 0 (:func:`arena.tournaments.formats.expand`)."""
 
+    def standings(self, records: Iterable[Any]) -> Any:
+        from arena.tournaments.standings import standings
+
+        return standings(self.config, records)
+
     def first_round(self, entrants: Sequence[Entrant]) -> list[MatchSpec]:
         from arena.tournaments.formats import expand
 
@@ -134,16 +156,34 @@ class _OneRound(Format):
 class RoundRobinFormat(_OneRound):
     """Every table combination of the entrants, every deal, seats rotated."""
 
+    section = "round_robin"
+
+    @classmethod
+    def parse_settings(cls, table: dict[str, Any] | None, context: SettingsContext) -> RoundRobinSettings:
+        return round_robin_settings(table, context)
+
 
 @register_format("duplicate")
 class DuplicateFormat(_OneRound):
     """Duplicate teams, pairs or seats (see :mod:`arena.tournaments.formats`)."""
+
+    section = "duplicate"
+
+    @classmethod
+    def parse_settings(cls, table: dict[str, Any] | None, context: SettingsContext) -> DuplicateSettings:
+        return duplicate_settings(table, context)
 
 
 @register_format("gauntlet")
 class GauntletFormat(_OneRound):
     """The candidate against each field entrant; with ``[gauntlet.sprt]`` it stops
     as soon as the SPRT on the recorded results decides."""
+
+    section = "gauntlet"
+
+    @classmethod
+    def parse_settings(cls, table: dict[str, Any] | None, context: SettingsContext) -> GauntletSettings:
+        return gauntlet_settings(table, context)
 
     def stop_early(self, records: Iterable[Any]) -> str | None:
         check = SprtCheck.of(self.config)

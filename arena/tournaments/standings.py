@@ -83,7 +83,7 @@ from arena.core.state import Game
 from arena.tournaments.config import TournamentConfig
 from arena.tournaments.formats import expand
 
-__all__ = ["Standings", "standings", "format_standings", "neuberg", "matchpoints", "butler_datum",
+__all__ = ["Standings", "standings", "table_standings", "format_standings", "neuberg", "matchpoints", "butler_datum",
            "butler_scores", "cross_imps", "sprt_results", "REQUIRED_TAGS"]
 
 REQUIRED_TAGS = ("tournament_id", "deal", "rotation", "table", "entrants")
@@ -349,6 +349,17 @@ def standings(config: TournamentConfig, records: Iterable[Any]) -> Standings:
         else:
             st = _field(config, game, units, recs, specs)
     st.expected, st.recorded, st.unfinished, st.ignored = len(specs), len(recs), unfinished, ignored
+    return st
+
+
+def table_standings(config: TournamentConfig, records: Iterable[Any]) -> Standings:
+    """Every entrant's matches, wins and points over ``records``, ranked as a round
+    robin's table: the standings of a format that brings no table of its own
+    (``expected`` counts the records given, finished or not)."""
+    game = config.make_game()
+    recs, unfinished, ignored = _collect(config, records, game)
+    st = _round_robin(config, game, [list(u) for u in game.teams()], recs)
+    st.expected, st.recorded, st.unfinished, st.ignored = len(recs) + unfinished, len(recs), unfinished, ignored
     return st
 
 

@@ -102,7 +102,7 @@ from typing import Any
 
 from arena.core.dealing import SeedStream
 from arena.records.spec import MatchSpec, make_match_id
-from arena.tournaments.config import Entrant, SwissSettings, TournamentConfig
+from arena.tournaments.config import Entrant, SettingsContext, SwissSettings, TournamentConfig, swiss_settings
 from arena.tournaments.formats import compared, deal_seed, seatings
 from arena.tournaments.pairing import group_tables, pair_two_sided
 from arena.tournaments.rounds import Format, TournamentView, register_format
@@ -307,6 +307,12 @@ def swiss_ranking(ids: Sequence[str], settings: SwissSettings, table: _Table,
 @register_format("swiss")
 class SwissFormat(Format):
     """Swiss events (see the module docstring)."""
+
+    section = "swiss"
+
+    @classmethod
+    def parse_settings(cls, table: dict[str, Any] | None, context: SettingsContext) -> SwissSettings:
+        return swiss_settings(table, context)
 
     clock: Callable[[], float] = staticmethod(time.time)
     """The time source of a schedule (``round_every``; tests replace it)."""

@@ -57,7 +57,7 @@ SDK_PACKAGE = ROOT / "clients" / "python" / "arenabot"
 
 COMPILED_MODULES = ["arena/games/bridge/state.py", "arena/games/bridge/actions.py",
                     "arena/games/bridge/cardmasks.py",
-                    "arena/games/canasta/state.py",
+                    "arena/games/canasta/state.py", "arena/games/canasta/melds.py",
                     "arena/games/rummy/state.py", "arena/games/rummy/solver.py"]
 """Modules a wheel build compiles with mypyc where it can (paths relative to the root; the
 package's ``arena.games.COMPILABLE_MODULES``): the engines' hot paths. Their value types (actions, observations) stay in modules of their own

@@ -86,7 +86,8 @@ def list_games() -> list[str]:
 
 COMPILABLE_MODULES: tuple[str, ...] = (
     "arena.games.bridge.state", "arena.games.bridge.actions", "arena.games.bridge.cardmasks",
-    "arena.games.canasta.state", "arena.games.rummy.state", "arena.games.rummy.solver",
+    "arena.games.canasta.state", "arena.games.canasta.melds",
+    "arena.games.rummy.state", "arena.games.rummy.solver",
 )
 """The engines' hot paths that a wheel build compiles with mypyc where it can
 (``setup.py``'s ``COMPILED_MODULES``)."""

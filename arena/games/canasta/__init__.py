@@ -111,6 +111,11 @@ Version history
   re-exported by :mod:`arena.games.canasta.state`), so that the state module can be
   compiled with mypyc (``ARENA_COMPILE=1``, see ``setup.py``); ``clone()`` copies
   attribute by attribute when compiled.
+* v1, internals only (issue 28, no change to rules, listings, observations or records):
+  the one engine shape. The meld search (why a MELD or TAKE_PILE is illegal, the listed
+  melds and pickups, their memos) moved from :mod:`~arena.games.canasta.state` to
+  :mod:`~arena.games.canasta.melds`, compiled beside it; it reads the position through a
+  :class:`~arena.games.canasta.melds.Table` the state builds and never imports the state.
 """
 
 from arena.core.descriptor import GameDescriptor

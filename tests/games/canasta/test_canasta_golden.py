@@ -58,16 +58,19 @@ def test_listed_actions_pass_the_full_check(preset: str) -> None:
 @pytest.mark.parametrize("preset", ["classic", "hungarian", "classic-2p", "classic-3p"])
 def test_direct_meld_check_agrees_with_the_full_check(preset: str) -> None:
     """Multi-group melds are checked by a direct test of their shape (``_meld_ok``), not
-    by ``_group_problem``; in every PLAY position of seeded random playouts both give the
+    by ``group_problem``; in every PLAY position of seeded random playouts both give the
     same melds."""
+    from arena.games.canasta.melds import listing_context, meld_candidates
+
     compared = 0
     for seed in range(12):
         for state, _legal in random_playout("canasta", seed, "direct", preset=preset, deals=1):
             assert isinstance(state, CanastaState)
             if state.phase.value == "play":
-                ctx = state._listing_context(state.current)
-                fast = sorted(str(a) for _raw, a in state._meld_candidates(ctx))
-                assert fast == sorted(str(a) for _raw, a in state._meld_candidates(ctx, plain=True))
+                table = state._table()
+                ctx = listing_context(table)
+                fast = sorted(str(a) for _raw, a in meld_candidates(table, ctx))
+                assert fast == sorted(str(a) for _raw, a in meld_candidates(table, ctx, plain=True))
                 compared += 1
     assert compared > 300
 
@@ -75,10 +78,11 @@ def test_direct_meld_check_agrees_with_the_full_check(preset: str) -> None:
 @pytest.mark.parametrize("preset", ["classic", "hungarian", "classic-2p"])
 def test_kept_facts_and_pool_agree_with_their_definitions(preset: str) -> None:
     """The side's meld facts, brought up to date by every meld (``_apply_groups``), equal
-    a recount from the melds; the one-pass pool of a hand (``_hand_pool``) equals the pool
-    of its sorted cards (``_tokens_pool``)."""
+    a recount from the melds; the one-pass pool of a hand (``hand_pool``) equals the pool
+    of its sorted cards (``tokens_pool``)."""
+    from arena.games.canasta.melds import hand_pool, sorted_tokens, tokens_pool
+    from arena.games.canasta.rules import WILDS
     from arena.games.canasta.scoring import is_canasta
-    from arena.games.canasta.state import WILDS, _hand_pool, _sorted_tokens, _tokens_pool
 
     checked = 0
     for seed in range(4):
@@ -90,7 +94,7 @@ def test_kept_facts_and_pool_agree_with_their_definitions(preset: str) -> None:
                 assert canastas == sum(1 for k, c in melds.items() if is_canasta(k, c))
                 assert stats == {k: (len(v), sum(1 for c in v if c in WILDS)) for k, v in melds.items()}
             for hand in state.hands:
-                assert _hand_pool(hand) == _tokens_pool(_sorted_tokens(hand.elements()))
+                assert hand_pool(hand) == tokens_pool(sorted_tokens(hand.elements()))
             checked += 1
     assert checked > 200
 

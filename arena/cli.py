@@ -526,7 +526,8 @@ def ratings_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
     records: list[Path] = typer.Option(..., "--records", "-r", exists=True, dir_okay=False,
                                        help="Match records (JSON Lines); repeatable."),
-    system: str = typer.Option("elo", "--system", help="Online rater: elo, glicko2 or openskill."),
+    system: str = typer.Option("elo", "--system", help="Online rater: elo, glicko2 or openskill "
+                                                        "(arena.ratings.BACKENDS)."),
     fmt: str = typer.Option("table", "--format", "-f", help="table, csv or json."),
     by_entrant: bool = typer.Option(False, "--by-entrant",
                                     help="Rate every entrant on its own (default: entrants that are "

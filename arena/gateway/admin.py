@@ -99,12 +99,11 @@ if TYPE_CHECKING:
     _Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 
 RATING_SYSTEMS: dict[int, str] = {
-    admin_pb2.RATING_SYSTEM_UNSPECIFIED: "elo",
-    admin_pb2.RATING_SYSTEM_ELO: "elo",
-    admin_pb2.RATING_SYSTEM_GLICKO2: "glicko2",
-    admin_pb2.RATING_SYSTEM_OPENSKILL: "openskill",
+    value: "elo" if value == admin_pb2.RATING_SYSTEM_UNSPECIFIED else name.removeprefix("RATING_SYSTEM_").lower()
+    for name, value in admin_pb2.RatingSystem.items()
 }
-"""``RatingSystem`` value -> :func:`arena.ratings.make_rater` kind."""
+"""``RatingSystem`` value -> :func:`arena.ratings.make_rater` kind: ``RATING_SYSTEM_<NAME>``
+is the system ``<name>`` (:data:`arena.ratings.factory.RATERS`), unspecified is Elo."""
 
 MAX_ERRORS = 10
 """Failed-match messages reported by GetTournament."""

@@ -39,7 +39,7 @@ from arena.ratings.bradley_terry import BTFit, fit_bradley_terry, fit_comparison
 from arena.ratings.comparisons import Comparison, DealLedger
 from arena.ratings.elo import elo_from_score, expected_score, pairwise_deltas, period_update
 from arena.ratings.errors import RatingError
-from arena.ratings.factory import BACKENDS, make_rater
+from arena.ratings.factory import BACKENDS, RATERS, make_rater, rater_class
 from arena.ratings.gauntlet import SprtFeeder, candidate_score
 from arena.ratings.glicko2 import Glicko2Rater, Glicko2Rating, glicko2_update
 from arena.ratings.match_stats import EloEstimate, los, pentanomial_estimate, trinomial_estimate
@@ -51,6 +51,7 @@ from arena.ratings.sprt import Sprt, SprtDecision
 
 __all__ = [
     "BACKENDS",
+    "RATERS",
     "BTFit",
     "Comparison",
     "DealLedger",
@@ -78,6 +79,7 @@ __all__ = [
     "glicko2_update",
     "los",
     "make_rater",
+    "rater_class",
     "pairwise_deltas",
     "pentanomial_estimate",
     "period_update",

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from arena.ratings.comparisons import Comparison
 from arena.ratings.elo import expected_score
@@ -65,6 +66,13 @@ class RatingBook(Rater):
     """
 
     name = "elo"
+    label = "Elo (online)"
+
+    @classmethod
+    def from_params(cls, **params: Any) -> RatingBook:
+        """``seeds`` plus :class:`EloConfig`'s fields (``k``, ``initial``, ``cap``)."""
+        seeds = params.pop("seeds", None)
+        return cls(EloConfig(**params), seeds)
 
     def __init__(
         self,

@@ -142,6 +142,8 @@ class Glicko2Rater(Rater):
     """
 
     name = "glicko2"
+    label = "Glicko-2 r"
+    interval_label = "± 1.96 RD"
 
     def __init__(self, *, tau: float = 0.5, initial: Glicko2Rating | None = None) -> None:
         super().__init__()

@@ -43,6 +43,8 @@ class OpenSkillRater(Rater):
     """
 
     name = "openskill"
+    label = "OpenSkill mu"
+    interval_label = "± 1.96 sigma"
 
     def __init__(self, model: str = "PlackettLuce", **model_args: Any) -> None:
         super().__init__()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from arena.ratings.comparisons import Comparison, DealLedger
 from arena.ratings.result import BotId, MatchResult
@@ -56,6 +56,18 @@ class Rater(ABC):
     """
 
     name: ClassVar[str] = "rater"
+    """The system's name: what :func:`arena.ratings.make_rater`, ``arena ratings
+    --system`` and the tournament files take."""
+    label: ClassVar[str] = "rating"
+    """What its displayed rating is called in a table's column (``Glicko-2 r``)."""
+    interval_label: ClassVar[str | None] = None
+    """What its own 95% half-width is (``± 1.96 RD``), or ``None`` when it has none."""
+
+    @classmethod
+    def from_params(cls: type[R], **params: Any) -> R:
+        """A new, empty rater from a configuration's parameters (by default the
+        constructor's keyword arguments)."""
+        return cls(**params)
 
     def __init__(self) -> None:
         self._ledger = DealLedger()

@@ -149,8 +149,7 @@ def rate_records(records: Iterable[MatchRecord], *, system: str = "elo", game: s
     from arena.ratings.errors import RatingError
     from arena.ratings.factory import make_rater
 
-    kind: Any = system  # make_rater checks it (a Literal in its signature)
-    make_rater(kind)  # an unknown system raises here, before any work
+    make_rater(system)  # an unknown system raises here, before any work
     by_ruleset: dict[str, list[MatchRecord]] = defaultdict(list)
     for r in records:
         if r.terminal and (game is None or r.game == game) and (ruleset is None or r.ruleset == ruleset):
@@ -160,12 +159,12 @@ def rate_records(records: Iterable[MatchRecord], *, system: str = "elo", game: s
         recs = by_ruleset[label]
         notes: list[str] = []
         results = results_from_records(recs, by_bot=by_bot)
-        rater = make_rater(kind)
+        rater = make_rater(system)
         try:
             rater.record_all(results)
         except RatingError as exc:
             results = results_from_records(recs, duplicate=False, by_bot=by_bot)
-            rater = make_rater(kind)
+            rater = make_rater(system)
             rater.record_all(results)
             notes.append(f"duplicate deals not used: {exc}")
         fitted = None

@@ -58,9 +58,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from arena.ratings.bradley_terry import BTFit
+from arena.ratings.errors import RatingError
+from arena.ratings.factory import RATERS, rater_class
 from arena.ratings.rater import HistoryPoint, Rater, RatingSummary
 
-__all__ = ["COLUMNS", "REPORT_COLUMNS", "REPORT_SCHEMA_VERSION", "ONLINE_LABELS", "report_rows",
+__all__ = ["COLUMNS", "REPORT_COLUMNS", "REPORT_SCHEMA_VERSION", "ONLINE_LABELS", "online_labels", "report_rows",
            "format_report", "report_csv", "report_json", "report_title", "ratings_report_text",
            "tournament_ratings_text", "ratings_table", "format_table", "to_csv", "to_json", "history_rows"]
 
@@ -171,12 +173,19 @@ REPORT_COLUMNS = ("rank", "bot", "rating", "interval", "los_next", "games", "sco
 REPORT_SCHEMA_VERSION = 1
 """Version of :func:`report_json`'s layout."""
 
-ONLINE_LABELS: dict[str, tuple[str, str | None]] = {
-    "elo": ("Elo (online)", None),
-    "glicko2": ("Glicko-2 r", "± 1.96 RD"),
-    "openskill": ("OpenSkill mu", "± 1.96 sigma"),
-}
-"""Column labels of each online system: its rating and its own uncertainty."""
+ONLINE_LABELS: dict[str, tuple[str, str | None]] = {r.name: (r.label, r.interval_label) for r in RATERS}
+"""Column labels of each online system (:data:`arena.ratings.factory.RATERS`): its
+rating and its own uncertainty (:func:`online_labels` of each)."""
+
+
+def online_labels(system: str) -> tuple[str, str | None]:
+    """The column labels of ``system``'s rating and of its own uncertainty (``None``
+    when it has none); an unknown name labels its own column."""
+    try:
+        cls = rater_class(system)
+    except RatingError:
+        return system, None
+    return cls.label, cls.interval_label
 
 
 def _num(x: float | None, digits: int = 2) -> float | None:
@@ -228,7 +237,7 @@ def report_rows(rater: Rater, ruleset: str, *, fit: BTFit | None = None) -> list
 
 def report_title(ruleset: str, system: str, *, matches: int | None = None, fitted: bool = True) -> str:
     """The lines above a ruleset's table: the ruleset and what its columns are."""
-    label, own = ONLINE_LABELS.get(system, (system, None))
+    label, own = online_labels(system)
     lines = [ruleset + ("" if matches is None else f" ({matches} matches)")]
     if fitted:
         lines.append("  rating, 95%: batch Bradley-Terry fit (Elo scale, pool mean 0)")
@@ -242,7 +251,7 @@ def report_title(ruleset: str, system: str, *, matches: int | None = None, fitte
 
 def format_report(rows: Sequence[dict[str, Any]], system: str = "elo") -> str:
     """One ruleset's :func:`report_rows` as aligned text (no trailing newline)."""
-    label, own = ONLINE_LABELS.get(system, (system, None))
+    label, own = online_labels(system)
     head = ["rank", "bot", "rating", "95%", "LOS next", "games", "score", label]
     if own:
         head.append(own)

@@ -129,8 +129,18 @@ TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger", "head_to_head")
 """Swiss tie-breaks, in their default order (see :mod:`arena.tournaments.swiss`)."""
 SWISS_SCORING = ("vp", "wdl", "matchpoints")
 MATCHMAKING = ("rating", "random")
-LADDER_RATINGS = ("batch", "glicko2", "openskill")
-"""Ladder leaderboards: the batch Bradley-Terry fit, or an online rater (see :mod:`arena.tournaments.ladder`)."""
+
+
+def ladder_ratings() -> tuple[str, ...]:
+    """Ladder leaderboards: ``batch``, the Bradley-Terry fit, or an online rater with an
+    interval of its own (every system of :data:`arena.ratings.factory.RATERS` whose
+    ``interval_label`` is set: ``glicko2``, ``openskill``); see
+    :mod:`arena.tournaments.ladder`. Read when a ``[ladder]`` table is parsed (the
+    ratings package loads SciPy)."""
+    from arena.ratings.factory import RATERS
+
+    return ("batch", *(r.name for r in RATERS if r.interval_label))
+
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _EXAMPLES = Path(__file__).with_name("examples")
@@ -230,7 +240,8 @@ class LadderSettings:
     """Stop after this many encounters (``None``: run until stopped)."""
     rating: str = "batch"
     """The leaderboard's ratings: ``batch`` (Bradley-Terry fit with 95% intervals),
-    ``glicko2`` or ``openskill`` (online raters fed every result in order); matchmaking
+    or an online rater with an interval of its own (:func:`ladder_ratings`: ``glicko2``,
+    ``openskill``) fed every result in order; matchmaking
     always uses the batch fit (it needs the covariance)."""
 
 
@@ -743,7 +754,7 @@ def ladder_settings(table: dict[str, Any] | None, ctx: SettingsContext) -> Ladde
         raise ConfigError("ladder.max_matches_per_entrant_per_hour", f"must be a positive number, got {rate!r}")
     mm = _str(ld, "matchmaking", "ladder", default="rating", choices=MATCHMAKING) or "rating"
     stop = _posint(ld, "stop_after", "ladder") if "stop_after" in ld else None
-    rating = _str(ld, "rating", "ladder", default="batch", choices=LADDER_RATINGS) or "batch"
+    rating = _str(ld, "rating", "ladder", default="batch", choices=ladder_ratings()) or "batch"
     return LadderSettings(concurrency=concurrency,
                           max_matches_per_entrant_per_hour=None if rate is None else float(rate),
                           matchmaking=mm, stop_after=stop, rating=rating)

@@ -401,7 +401,7 @@ def online_ratings(config: TournamentConfig, records: Iterable[Any], kind: str) 
     result are left out."""
     from arena.ratings import MatchResult, make_rater
 
-    rater = make_rater(kind)  # type: ignore[arg-type]
+    rater = make_rater(kind)
     state = _state(config, records, cache=False)
     ruleset = state.game.ruleset
     for _, a, b, res in sorted(state.results):
@@ -569,7 +569,9 @@ class LadderFormat(Format):
             how = "Bradley-Terry rating (Elo scale, a virtual entrant at 0), then entrant id"
         else:
             value = online_ratings(cfg, mine, st.rating)
-            how = (f"{'Glicko-2 rating' if st.rating == 'glicko2' else 'OpenSkill mu'} after every compared deal "
+            from arena.ratings import rater_class
+
+            how = (f"{rater_class(st.rating).label} after every compared deal "
                    "in encounter order, then entrant id")
         rows: list[dict[str, Any]] = []
         for e in sorted(ids, key=lambda x: (-value[x][0] if x in value else math.inf, x)):

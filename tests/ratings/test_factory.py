@@ -21,7 +21,7 @@ RESULTS = [
 
 @pytest.mark.parametrize("kind,cls", [("elo", RatingBook), ("glicko2", Glicko2Rater), ("openskill", OpenSkillRater)])
 def test_backends_share_the_interface(kind: str, cls: type) -> None:
-    rater = make_rater(kind)  # type: ignore[arg-type]
+    rater = make_rater(kind)
     assert isinstance(rater, cls) and rater.name == kind
     changes = rater.record(RESULTS[0])
     assert changes["a"] > 0 > changes["b"]

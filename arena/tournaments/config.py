@@ -166,7 +166,8 @@ class Entrant:
 
     id: str
     bot: str
-    """``builtin:<name>`` or ``remote:<bot_id>``."""
+    """``<kind>:<name>``: ``builtin:<name>``, ``remote:<bot_id>``, ``bluechip:<team>`` (the kinds:
+    :mod:`arena.tournaments.routes`)."""
 
 
 @dataclass(frozen=True)
@@ -543,9 +544,10 @@ def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
     out: list[Entrant] = []
     seen: set[str] = set()
     builtins = list_bots(game)
+    routes = {r.key: r for r in ROUTES.values()}  # each entrant kind's key: bot, remote, bluechip ...
     for i, e in enumerate(raw):
         path = f"entrants[{i}]"
-        _unknown(e, {"id", "bot", "remote", "bluechip", "options"}, path)
+        _unknown(e, {"id", "options", *routes}, path)
         eid = _str(e, "id", path, required=True)
         assert eid is not None
         if not _ID_RE.match(eid):
@@ -553,20 +555,22 @@ def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
         if eid in seen:
             raise ConfigError(f"{path}.id", f"duplicate entrant id {eid!r}")
         seen.add(eid)
-        if sum(k in e for k in ("bot", "remote", "bluechip")) != 1:
-            raise ConfigError(path, "give exactly one of bot = \"<built-in name>\", remote = \"<bot id>\" "
-                                    "or bluechip = \"<team>\"")
-        if "bluechip" in e:
-            plays = ROUTES["bluechip"].games
-            if plays and game not in plays:
-                raise ConfigError(f"{path}.bluechip", f"Blue Chip robots play {', '.join(plays)}, not {game}")
+        given = [key for key in routes if key in e]
+        if len(given) != 1:
+            keys = [f'{key} = "{r.entrant_hint}"' for key, r in routes.items()]
+            raise ConfigError(path, f"give exactly one of {', '.join(keys[:-1])} or {keys[-1]}")
+        via = routes[given[0]]
+        if via.kind != "builtin":
+            if via.games and game not in via.games:
+                raise ConfigError(f"{path}.{via.key}", f"{via.players or via.kind + ' entrants'} play "
+                                                       f"{', '.join(via.games)}, not {game}")
             if "options" in e:
                 raise ConfigError(f"{path}.options", "options are for built-in bots (bot = ...)")
-            team = _str(e, "bluechip", path)
-            if not team or '"' in team:
-                raise ConfigError(f"{path}.bluechip", "must name the robots' team (no double quotes)")
-            ref = f"bluechip:{team}"
-        elif "bot" in e:
+            try:
+                ref = via.entrant_ref(_str(e, via.key, path) or "")
+            except ValueError as exc:
+                raise ConfigError(f"{path}.{via.key}", str(exc)) from None
+        else:
             name = _str(e, "bot", path)
             assert name is not None
             if name.startswith("builtin:"):
@@ -585,16 +589,6 @@ def _entrants(data: dict[str, Any], game: str) -> list[Entrant]:
             except ValueError as exc:
                 raise ConfigError(f"{path}.options", str(exc)) from None
             ref = f"builtin:{spec}"
-        else:
-            if "options" in e:
-                raise ConfigError(f"{path}.options", "options are for built-in bots (bot = ...)")
-            name = _str(e, "remote", path)
-            assert name is not None
-            if name.startswith("remote:"):
-                name = name[len("remote:"):]
-            if not name:
-                raise ConfigError(f"{path}.remote", "must name a bot id")
-            ref = f"remote:{name}"
         out.append(Entrant(eid, ref))
     return out
 

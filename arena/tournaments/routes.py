@@ -3,8 +3,10 @@
 A match spec's bot references are ``<kind>:<name>`` (:func:`arena.records.spec.parse_bot_ref`);
 the kind names the route, the route makes the seat's agent and says where its matches
 may be played. Everything that treats one kind of entrant differently (the runner, the
-executors, the Celery dispatch) asks the route, so a new transport (a WebSocket bridge,
-say) is one :class:`Route` in :data:`ROUTES` and its agent, nothing else:
+executors, the Celery dispatch, a tournament file's ``[[entrants]]`` keys) asks the
+route, so a new transport (a WebSocket bridge, say) is one :class:`Route` in
+:data:`ROUTES` and its agent, nothing else (``tests/tournaments/test_new_route.py``
+plays one):
 
 ========  ================================================  ========  =======  ===========
 kind      agent                                             threaded  pinned   needs router
@@ -62,6 +64,33 @@ class Route:
     """The games it can play (empty: every one)."""
     referee: Callable[..., Any] | None = None
     """The match runner when not :func:`arena.match.referee.run_match` (same signature)."""
+    entrant_key: str = ""
+    """The ``[[entrants]]`` key that names an entrant of this kind in a tournament file
+    (``remote = "alice"``); empty: the kind itself. Built-in bots' is ``bot``."""
+    entrant_hint: str = "<name>"
+    """What the key's value is, for the file's error messages (``<bot id>``)."""
+    players: str = ""
+    """What its entrants are called in an error (``Blue Chip robots``); empty: ``<kind> entrants``."""
+    check_name: Callable[[str], str] | None = None
+    """The name a tournament file gives, checked and normalised (``remote:alice`` ->
+    ``alice``); raises :class:`ValueError` with the reason. None: any non-empty name."""
+
+    @property
+    def key(self) -> str:
+        """The ``[[entrants]]`` key of this kind (:attr:`entrant_key`, else the kind)."""
+        return self.entrant_key or self.kind
+
+    def entrant_ref(self, name: str) -> str:
+        """The bot reference of an entrant a tournament file names ``name`` (checked by
+        :attr:`check_name`): ``<kind>:<name>``.
+
+        :raises ValueError: the reason the name is refused.
+        """
+        if self.check_name is not None:
+            name = self.check_name(name)
+        elif not name:
+            raise ValueError("must not be empty")
+        return f"{self.kind}:{name}"
 
 
 def bot_seed(spec: MatchSpec, seat: int) -> str:
@@ -88,6 +117,19 @@ def _bluechip(spec: MatchSpec, seat: int, name: str, router: Any) -> Agent:
     return make_agent(name, seat, opponents=opponents)
 
 
+def _remote_name(name: str) -> str:
+    name = name.removeprefix("remote:")
+    if not name:
+        raise ValueError("must name a bot id")
+    return name
+
+
+def _team_name(name: str) -> str:
+    if not name or '"' in name:
+        raise ValueError("must name the robots' team (no double quotes)")
+    return name
+
+
 def _bluechip_referee(*args: Any, **kwargs: Any) -> Any:
     from arena.bluechip import run_match  # the TM relays every call and card: the observing referee
 
@@ -95,9 +137,11 @@ def _bluechip_referee(*args: Any, **kwargs: Any) -> Any:
 
 
 ROUTES: dict[str, Route] = {r.kind: r for r in (
-    Route("builtin", _builtin),
-    Route("remote", _remote, threaded=True, needs_router=True),
-    Route("bluechip", _bluechip, threaded=True, pinned=True, games=("bridge",), referee=_bluechip_referee),
+    Route("builtin", _builtin, entrant_key="bot", entrant_hint="<built-in name>"),
+    Route("remote", _remote, threaded=True, needs_router=True, entrant_hint="<bot id>",
+          check_name=_remote_name),
+    Route("bluechip", _bluechip, threaded=True, pinned=True, games=("bridge",), referee=_bluechip_referee,
+          entrant_hint="<team>", players="Blue Chip robots", check_name=_team_name),
 )}
 """Every route, by the kind of reference it serves."""
 

@@ -308,12 +308,18 @@ def _action(kind: str, groups: tuple[Group, ...]) -> Listed:
         ngroups: tuple[Group, ...] = single.groups
         parts: tuple[_Part, ...] = single._key[2]  # type: ignore[index]
     else:
-        normals = [_one(g) for g in groups]
-        dec = [(normals[i][1]._key[2][0][0], i) for i in range(len(normals))]  # type: ignore[index]
-        dec.sort()
-        ngroups = tuple([normals[i][1].groups[0] for _k, i in dec])
-        parts = tuple([normals[i][1]._key[2][0] for _k, i in dec])  # type: ignore[index]
-        raw = b"".join([normals[i][0] for _k, i in dec])
+        one = _ONE
+        ents: list[tuple[int, bytes, Group, _Part]] = []
+        for g in groups:
+            got = one.get(g)
+            if got is None:
+                got = _one(g)
+            part: _Part = got[1]._key[2][0]  # type: ignore[index]
+            ents.append((part[0], got[0], got[1].groups[0], part))
+        ents.sort()  # by key position: the keys are distinct, so nothing else is compared
+        ngroups = tuple([e[2] for e in ents])
+        parts = tuple([e[3] for e in ents])
+        raw = b"".join([e[1] for e in ents])
     obj = object.__new__(_ACTION_TYPE)
     object.__setattr__(obj, "kind", kind)
     object.__setattr__(obj, "groups", ngroups)
@@ -746,6 +752,105 @@ def _combo_actions(table: Table, kind: str, nat: dict[str, list[str]], twos: lis
                         out.append(_action(kind, groups))
 
 
+def _opened_melds(nat: dict[str, list[str]], twos: list[str], jokers: int, b3: list[str],
+                  melds: dict[str, list[str]], stats: dict[str, tuple[int, int]], hand_size: int, canastas: int,
+                  r: Rules, out: list[Listed]) -> None:
+    """:func:`_combo_actions` for the MELD of an opened side, the common case, without
+    building shapes: its one subset is every rank that can meld (two or more naturals in
+    hand, or melded), and every group it makes fits its key's limits by construction (a
+    new pair gets one wild card, the greedy wild cards stop at the limits, a WILD group
+    has three or more cards or a meld to join, the side's melds already fit theirs), so
+    all that is left of :func:`_meld_ok` for an opened side is going out: a candidate is
+    legal when 2 or more cards stay in hand or the side can go out after it (its
+    canastas counted with the ones it completes), one with a BLACK3 group only when at
+    most 1 card stays and the side can go out. The same candidates, in the same order,
+    as :func:`_combo_actions` (``tests/games/canasta/test_canasta_golden.py`` compares
+    the listings with the full check of every candidate)."""
+    dec = [(-len(cs), _RANK_INDEX[k], k) for k, cs in nat.items() if len(cs) >= 2 or k in melds]
+    if not dec:
+        return
+    dec.sort()
+    ntw = len(twos)
+    ti = 0
+    jk = jokers
+    keys: list[str] = []
+    cards_l: list[list[str]] = []
+    wild_l: list[int] = []  # the wild cards of each group's meld, the side's and the added ones
+    prior_l: list[int] = []  # the cards of the side's meld of each group's rank
+    nused = 0
+    for _neg, _i, k in dec:
+        cs = nat[k]
+        st = stats.get(k)
+        if st is None:
+            if len(cs) == 2:  # a new meld of two naturals: a 2, else a joker
+                if ti < ntw:
+                    cl = cs + [twos[ti]]
+                    ti += 1
+                elif jk:
+                    jk -= 1
+                    cl = cs + ["JK"]
+                else:
+                    return
+                wild_l.append(1)
+            else:
+                cl = list(cs)
+                wild_l.append(0)
+            prior_l.append(0)
+        else:
+            cl = list(cs)
+            wild_l.append(st[1])
+            prior_l.append(st[0])
+        keys.append(k)
+        cards_l.append(cl)
+        nused += len(cl)
+    need = r.canastas_to_go_out
+    made = canastas
+    for gi in range(len(cards_l)):
+        if prior_l[gi] < 7 <= prior_l[gi] + len(cards_l[gi]):
+            made += 1
+    if hand_size - nused >= 2 or made >= need:
+        out.append(_action("meld", tuple([(keys[gi], tuple(cards_l[gi])) for gi in range(len(keys))])))
+    nb3 = len(b3)
+    if ti >= ntw and not jk:
+        if nb3 < 3:
+            return  # nothing to add: the plain candidate again
+    else:  # the greedy variant: wild cards added, largest meld first, jokers first
+        ratio = r.ratio
+        for _neg, gi in sorted([(-len(cl), gi) for gi, cl in enumerate(cards_l)]):
+            cl = cards_l[gi]
+            while ti < ntw or jk:
+                w = wild_l[gi]
+                if w >= 3 or (ratio and w + 1 > len(cl) + prior_l[gi] - w):
+                    break
+                if jk:
+                    jk -= 1
+                    cl.append("JK")
+                else:
+                    cl.append(twos[ti])
+                    ti += 1
+                wild_l[gi] = w + 1
+                nused += 1
+    made = canastas
+    for gi in range(len(cards_l)):
+        if prior_l[gi] < 7 <= prior_l[gi] + len(cards_l[gi]):
+            made += 1
+    groups = [(keys[gi], tuple(cards_l[gi])) for gi in range(len(keys))]
+    rem = ntw - ti
+    wstat = stats.get("WILD")
+    if r.wild_meld_allowed and (jk + rem >= 3 or (wstat is not None and jk + rem > 0)):
+        groups.append(("WILD", tuple(twos[ti:]) + ("JK",) * jk))
+        before = wstat[0] if wstat is not None else 0
+        if before < 7 <= before + rem + jk:
+            made += 1
+        nused += rem + jk
+    hand_after = hand_size - nused
+    if hand_after >= 2 or made >= need:
+        out.append(_action("meld", tuple(groups)))
+    if nb3 >= 3 and hand_after - nb3 <= 1 and made >= need:
+        groups.append(("BLACK3", tuple(b3)))
+        out.append(_action("meld", tuple(groups)))
+
+
 def _combo_groups(bases: list[Group], subset: tuple[str, ...], cards_l: list[list[str]], twos: list[str],
                   ti: int, jk: int, wild_group: bool, b3: list[str] | None) -> tuple[Group, ...]:
     """The groups of a candidate of :func:`_combo_actions`."""
@@ -858,8 +963,10 @@ def meld_candidates(table: Table, ctx: Context, plain: bool = False, pool: Pool 
                 _WILD_SINGLES[wkey] = wshapes
             for t, j in wshapes:
                 out.append(_action("meld", (("WILD", tw[:t] + ("JK",) * j),)))
-    mbase = ("meld",) + base
-    _combo_actions(table, "meld", nat, twos, jokers, b3, "", [], ctx, mbase, 0, out, plain)
+    if table.opened and not plain:
+        _opened_melds(nat, twos, jokers, b3, table.melds, stats, hand_size, canastas, r, out)
+    else:
+        _combo_actions(table, "meld", nat, twos, jokers, b3, "", [], ctx, ("meld",) + base, 0, out, plain)
     return out
 
 

@@ -299,7 +299,7 @@ class CanastaState(State):
         if not isinstance(action, CanastaAction):
             raise InvalidActionError(f"a canasta action must be a CanastaAction, got {action!r}")
         cache = self._legal_cache
-        if cache is not None and (action.kind == "meld" or action.kind == "take"):
+        if cache is not None:
             for listed in cache:  # the very object listed now: legal by construction
                 if listed is action:
                     return

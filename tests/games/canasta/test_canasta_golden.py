@@ -57,22 +57,29 @@ def test_listed_actions_pass_the_full_check(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ["classic", "hungarian", "classic-2p", "classic-3p"])
 def test_direct_meld_check_agrees_with_the_full_check(preset: str) -> None:
-    """Multi-group melds are checked by a direct test of their shape (``_meld_ok``), not
-    by ``group_problem``; in every PLAY position of seeded random playouts both give the
-    same melds."""
-    from arena.games.canasta.melds import listing_context, meld_candidates
+    """Multi-group melds and pickups are checked by a direct test of their shape
+    (``_meld_ok``; an opened side's melds by ``_opened_melds``), not by
+    ``group_problem``; in every position of seeded random playouts both give the same
+    melds (PLAY) and pickups (DRAW), and some of those are multi-group ones."""
+    from arena.games.canasta.melds import listing_context, meld_candidates, take_candidates
 
-    compared = 0
+    compared = taken = combined = 0
     for seed in range(12):
         for state, _legal in random_playout("canasta", seed, "direct", preset=preset, deals=1):
             assert isinstance(state, CanastaState)
+            table = state._table()
             if state.phase.value == "play":
-                table = state._table()
                 ctx = listing_context(table)
                 fast = sorted(str(a) for _raw, a in meld_candidates(table, ctx))
                 assert fast == sorted(str(a) for _raw, a in meld_candidates(table, ctx, plain=True))
+                combined += sum(1 for a in fast if " " in a[5:])
                 compared += 1
-    assert compared > 300
+            elif state.phase.value == "draw":
+                picks = [str(a) for a in take_candidates(table)]
+                assert picks == [str(a) for a in take_candidates(table, plain=True)]
+                taken += len(picks)
+                combined += sum(1 for a in picks if " " in a[5:])
+    assert compared > 300 and taken > 20 and combined > 20
 
 
 @pytest.mark.parametrize("preset", ["classic", "hungarian", "classic-2p"])

@@ -112,10 +112,8 @@ for _tok in standard_deck(1):
     _KIND[_tok] = 2 if _tok[0] == "2" else 3 if is_black3(_tok) else 4 if is_natural(_tok) else 0
 
 
-_POS_KIND: Final = [_KIND.get(c, 0) for c in BY_ORDER]
-""":data:`_KIND` by card position (:data:`TOKEN_ORDER`)."""
-_POS_DISCARD: Final = [DISCARDS[c] for c in BY_ORDER]
-"""The DISCARD action of every card position."""
+_TOKEN_INFO: Final = {c: (_KIND.get(c, 0), DISCARDS[c]) for c in BY_ORDER}
+"""Per card token: its :data:`_KIND` and its DISCARD action."""
 
 Pool = tuple[dict[str, list[str]], list[str], int, list[str], list[CanastaAction]]
 """A hand by kind (:func:`hand_pool`): naturals by rank, 2s, jokers (a number), black
@@ -125,28 +123,23 @@ threes, the DISCARD actions."""
 def hand_pool(hand: Counter[str]) -> Pool:
     """A hand by kind, each in card order: naturals by rank, 2s, jokers (a number), black
     threes; and the DISCARD action of each distinct card, in card order. One pass over the
-    hand's distinct cards sorted by position (plain integers)."""
-    order = TOKEN_ORDER
+    hand's distinct cards sorted with a C-level key."""
     try:
-        positions = [order[c] for c in hand]
+        tokens = sorted(hand, key=TOKEN_ORDER.__getitem__)
     except KeyError:  # not a standard token: the plain path
         return tokens_pool(sorted_tokens(hand.elements()))
-    positions.sort()
-    by_order = BY_ORDER
-    kinds = _POS_KIND
-    disc = _POS_DISCARD
+    info = _TOKEN_INFO
     nat: dict[str, list[str]] = {}
     twos: list[str] = []
     b3: list[str] = []
     discards: list[CanastaAction] = []
     jokers = 0
-    for p in positions:
-        c = by_order[p]
+    for c in tokens:
         k = hand[c]
         if k < 1:
             continue
-        discards.append(disc[p])
-        kind = kinds[p]
+        kind, disc = info[c]
+        discards.append(disc)
         if kind == 4:
             lst = nat.get(c[0])
             if lst is None:

@@ -535,19 +535,19 @@ class CanastaState(State):
     def _legal_actions(self) -> list[Action]:
         # In the listing's order (CanastaAction.sort_key): DRAW, the pickups, DECLINE; the
         # melds, then the discards in card order (the hand's distinct cards, already sorted).
+        out: list[Action] = []
         if self.phase is Phase.DRAW:
-            out: list[CanastaAction] = []
             if self.stock_pos < len(self.deck):
                 out.append(DRAW)
             out.extend(self._take_candidates())
             if self.decline_allowed:
                 out.append(DECLINE)
-            return list[Action](out)
+            return out
         table = self._table()
         pool = hand_pool(table.hand)
-        out = sorted_unique(meld_candidates(table, listing_context(table), False, pool))
+        out.extend(sorted_unique(meld_candidates(table, listing_context(table), False, pool)))
         out.extend(pool[4])
-        return list[Action](out)
+        return out
 
     def _take_candidates(self) -> list[CanastaAction]:
         """Every listed legal TAKE_PILE action of the current player (possibly none), in the

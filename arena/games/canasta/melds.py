@@ -258,6 +258,17 @@ key as bytes (:func:`_action`): the action's ``groups[0]`` is the group's canoni
 the multi-group actions are made of. Actions are immutable values: a listing shares
 them, as it shares the DISCARD actions."""
 _MELD_ORDER: Final = KIND_ORDER["meld"]
+_ENTRY: Final[dict[Group, tuple[int, bytes, Group, _Part]]] = {}
+"""What a multi-group action takes of each memoized group (:func:`_one`, kept and
+cleared with ``_ONE``): its key's position, its bytes, its canonical form, its part of
+the sort key."""
+# The fields' own setters (slot descriptors) of the frozen action type: the engine's
+# actions are made without __init__, as CanastaAction._trusted makes them.
+_NEW: Final = object.__new__
+_SET_KIND: Final = vars(CanastaAction)["kind"].__set__
+_SET_GROUPS: Final = vars(CanastaAction)["groups"].__set__
+_SET_CARD: Final = vars(CanastaAction)["card"].__set__
+_SET_KEY: Final = vars(CanastaAction)["_key"].__set__
 
 
 def _one(group: Group) -> Listed:
@@ -271,15 +282,19 @@ def _one(group: Group) -> Listed:
         normal = group if cs == cards else (key, cs)
         positions = [order[c] for c in cs]
         ko = _KEY_ORDER[key]
-        obj = object.__new__(_ACTION_TYPE)
-        object.__setattr__(obj, "kind", "meld")
-        object.__setattr__(obj, "groups", (normal,))
-        object.__setattr__(obj, "card", "")
-        object.__setattr__(obj, "_key", (_MELD_ORDER, -1, ((ko, len(cs), tuple(positions)),)))
-        got = (bytes([ko, len(cs)] + positions), obj)
+        part = (ko, len(cs), tuple(positions))
+        obj = _NEW(_ACTION_TYPE)
+        _SET_KIND(obj, "meld")
+        _SET_GROUPS(obj, (normal,))
+        _SET_CARD(obj, "")
+        _SET_KEY(obj, (_MELD_ORDER, -1, (part,)))
+        raw = bytes([ko, len(cs)] + positions)
+        got = (raw, obj)
         if len(_ONE) >= _MEMO_CAP:
             _ONE.clear()
+            _ENTRY.clear()
         _ONE[group] = got
+        _ENTRY[group] = (ko, raw, normal, part)
     return got
 
 
@@ -301,23 +316,22 @@ def _action(kind: str, groups: tuple[Group, ...]) -> Listed:
         ngroups: tuple[Group, ...] = single.groups
         parts: tuple[_Part, ...] = single._key[2]  # type: ignore[index]
     else:
-        one = _ONE
+        entry = _ENTRY
         ents: list[tuple[int, bytes, Group, _Part]] = []
         for g in groups:
-            got = one.get(g)
-            if got is None:
-                got = _one(g)
-            part: _Part = got[1]._key[2][0]  # type: ignore[index]
-            ents.append((part[0], got[0], got[1].groups[0], part))
+            e = entry.get(g)
+            if e is None:
+                _one(g)
+                e = entry[g]
+            ents.append(e)
         ents.sort()  # by key position: the keys are distinct, so nothing else is compared
-        ngroups = tuple([e[2] for e in ents])
-        parts = tuple([e[3] for e in ents])
-        raw = b"".join([e[1] for e in ents])
-    obj = object.__new__(_ACTION_TYPE)
-    object.__setattr__(obj, "kind", kind)
-    object.__setattr__(obj, "groups", ngroups)
-    object.__setattr__(obj, "card", "")
-    object.__setattr__(obj, "_key", (_KIND_ORDER[kind], -1, parts))
+        _kos, raws, ngroups, parts = zip(*ents)
+        raw = b"".join(raws)
+    obj = _NEW(_ACTION_TYPE)
+    _SET_KIND(obj, kind)
+    _SET_GROUPS(obj, ngroups)
+    _SET_CARD(obj, "")
+    _SET_KEY(obj, (_KIND_ORDER[kind], -1, parts))
     return raw, obj
 
 

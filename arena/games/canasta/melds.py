@@ -13,8 +13,11 @@ never imports the state module. It is compiled with mypyc beside it (``setup.py`
 Speed: the enumeration memoizes pure functions of its inputs (the meld options of a
 rank, the generated actions, the per-group facts of :func:`_group_info`, and whether a
 one-group meld or pickup is legal, keyed by everything that decides it, the value
-computed by :func:`group_problem` itself), shares the DISCARD actions, and the state
-accepts a listed meld or pickup without checking it twice;
+computed by :func:`group_problem` itself), checks the generated combinations directly
+(:func:`_meld_ok`; an opened side's meld by construction, :func:`_opened_melds`)
+against the reference path of ``plain=True``, makes a multi-group action from its
+groups' memoized entries, shares the DISCARD actions, and the state accepts a listed
+action object without checking it twice;
 ``tests/games/canasta/test_canasta_golden.py`` pins the lists to what the plain
 enumeration gave.
 """

@@ -822,10 +822,7 @@ def _opened_melds(nat: dict[str, list[str]], twos: list[str], jokers: int, b3: l
         cards_l.append(cl)
         nused += len(cl)
     need = r.canastas_to_go_out
-    made = canastas
-    for gi in range(len(cards_l)):
-        if prior_l[gi] < 7 <= prior_l[gi] + len(cards_l[gi]):
-            made += 1
+    made = canastas + _completed(prior_l, cards_l)
     if hand_size - nused >= 2 or made >= need:
         out.append(_action("meld", tuple([(keys[gi], tuple(cards_l[gi])) for gi in range(len(keys))])))
     nb3 = len(b3)
@@ -848,10 +845,7 @@ def _opened_melds(nat: dict[str, list[str]], twos: list[str], jokers: int, b3: l
                     ti += 1
                 wild_l[gi] = w + 1
                 nused += 1
-    made = canastas
-    for gi in range(len(cards_l)):
-        if prior_l[gi] < 7 <= prior_l[gi] + len(cards_l[gi]):
-            made += 1
+    made = canastas + _completed(prior_l, cards_l)
     groups = [(keys[gi], tuple(cards_l[gi])) for gi in range(len(keys))]
     rem = ntw - ti
     wstat = stats.get("WILD")
@@ -867,6 +861,12 @@ def _opened_melds(nat: dict[str, list[str]], twos: list[str], jokers: int, b3: l
     if nb3 >= 3 and hand_after - nb3 <= 1 and made >= need:
         groups.append(("BLACK3", tuple(b3)))
         out.append(_action("meld", tuple(groups)))
+
+
+def _completed(prior_l: list[int], cards_l: list[list[str]]) -> int:
+    """The canastas a meld completes: groups that bring their rank's meld (``prior_l``
+    cards before) from under 7 cards to 7 or more."""
+    return sum(1 for gi in range(len(cards_l)) if prior_l[gi] < 7 <= prior_l[gi] + len(cards_l[gi]))
 
 
 def _combo_groups(bases: list[Group], subset: tuple[str, ...], cards_l: list[list[str]], twos: list[str],
